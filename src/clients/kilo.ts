@@ -1,6 +1,6 @@
 // Kilo Code's CLI: an OpenCode fork; the OpenCode plugin with Kilo's folders and variable (docs/clients.md, Kilo Code).
-import { shapedAdapter, type ToClaude } from './common';
-import { pluginAnswer, pluginModule, SHAPE, wiring as opencodeWiring, type PluginSpec } from './opencode';
+import type { ToClaude } from './common';
+import { PLUGIN_ANSWER, pluginModule, SHAPE, wiring as opencodeWiring, type PluginSpec } from './opencode';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import type { Wiring } from './wiring';
@@ -24,8 +24,6 @@ export const wiring: Wiring = {
 /** background_process runs its command on start and restart (a shell call); its other actions read or stop. */
 const background: ToClaude = (a) => (a.action === 'start' || a.action === 'restart' ? { tool: 'Bash', input: a } : { type: 'other' });
 
-export const kilo = shapedAdapter('kilo-code', { ...SHAPE, tools: { ...SHAPE.tools, background_process: background } }, pluginAnswer);
-
 export const record: ClientRecord = clientRecord({
   name: 'kilo-code',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
@@ -46,10 +44,9 @@ export const record: ClientRecord = clientRecord({
   routing: 'plugin',
   mcpNames: '<server>_<tool>',
   shellSession: 'always',
-  payload: "the git-handoff plugin's: Claude Code's event names, Kilo's tools and camelCase arguments (OpenCode's, and background_process {action, command})",
-  block: 'the guard answers {"deny":…}; the plugin throws it (the model reads it, the turn goes on)',
+  shape: { ...SHAPE, tools: { ...SHAPE.tools, background_process: background } },
+  answer: PLUGIN_ANSWER,
   contextBeforeTool: true,
   probes: claudeProbe('bash'),
-  adapter: kilo,
   wiring,
 });

@@ -1,7 +1,7 @@
 // OpenCode: no hook commands, a plugin that runs the guard before each tool and sets the shell's session (docs/clients.md, OpenCode).
 import path from 'node:path';
-import { obj, str, type Decision, type GuardEvent } from './event';
-import { KINDS, shapedAdapter, type PayloadShape, type ToClaude } from './common';
+import { obj, str } from './event';
+import { KINDS, type Answer, type PayloadShape, type ToClaude } from './common';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
 import { sessionVarOf } from './names';
 import { filesWiring, type Wiring } from './wiring';
@@ -47,21 +47,12 @@ const TOOLS: Record<string, ToClaude> = {
 export const SHAPE: PayloadShape = { kinds: KINDS, tools: TOOLS, source: ['source'] };
 
 /** The plugin's own answer: it throws `deny`, merges `args` into the call's, keeps `context` for the model. */
-export function pluginAnswer(e: GuardEvent, d: Decision): string | null {
-  const out: Record<string, unknown> = {};
-  if (e.kind === 'pre-tool') {
-    if (d.deny !== undefined) out.deny = d.deny;
-    else {
-      if (d.updatedInput) out.args = d.updatedInput;
-      if (d.context) out.context = d.context;
-    }
-  } else if (e.kind === 'stop') {
-    if (d.followUp) out.followUp = d.followUp;
-  } else if (d.context) out.context = d.context;
-  return Object.keys(out).length ? JSON.stringify(out) : null;
-}
-
-export const opencode = shapedAdapter('opencode', SHAPE, pluginAnswer);
+export const PLUGIN_ANSWER: Answer = {
+  deny: { deny: '$deny' },
+  allow: { args: '$input?', context: '$context?' },
+  stop: { followUp: '$followUp' },
+  ...Object.fromEntries((['post-tool', 'session-start', 'session-end', 'pre-compact', 'other'] as const).map((k) => [k, { context: '$context' }])),
+};
 
 /** What a plugin module of OpenCode's plugin API says for one client: its guard command, mark, read-only tools, shell variable. */
 export interface PluginSpec {
@@ -185,10 +176,9 @@ export const record: ClientRecord = clientRecord({
   routing: 'plugin',
   mcpNames: '<server>_<tool>',
   shellSession: 'always',
-  payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
-  block: 'the guard answers {"deny":…}; the plugin throws it',
+  shape: SHAPE,
+  answer: PLUGIN_ANSWER,
   contextBeforeTool: true,
   probes: claudeProbe('bash'),
-  adapter: opencode,
   wiring,
 });
