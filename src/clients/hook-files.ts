@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { ClientName } from './names';
 import type { FileScope } from './record';
 import { GUARD_TEXT } from './wiring';
-import { ALL_RECORDS } from './records';
+import { ALL_RECORDS, RECORDS } from './records';
+import { placed } from './places';
 
 export interface HookFile {
   client: ClientName;
@@ -36,8 +37,6 @@ interface Tables {
   hookDirs: HookFile[];
     /** Directories every module of which a client loads around its tools: one may rewrite a call after the guard judged it. */
   pluginDirs: HookFile[];
-  /** The folders the records' `$VAR/…` paths stand for when the variable is unset, under the home. */
-  defaultDirs: Record<string, string>;
 }
 
 // read from the records at first use: most calls write no such path, and a guard run's memory is bounded (docs/benchmarks.md)
@@ -48,16 +47,7 @@ const TABLES = (): Tables =>
     trustFiles: rows((r) => r.trustFiles, true),
     hookDirs: rows((r) => r.hookDirs),
     pluginDirs: rows((r) => r.pluginDirs),
-    defaultDirs: Object.fromEntries(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir]] : []))),
   });
-
-function where(row: HookFile, worktree: string | null, home: string, env: NodeJS.ProcessEnv): string | null {
-  const m = /^\$([A-Z_]+)\/(.*)$/.exec(row.file);
-  if (m) return path.join(env[m[1]] || path.join(home, TABLES().defaultDirs[m[1]]), m[2]);
-  if (path.isAbsolute(row.file)) return row.file;
-  if (row.scope === 'user') return path.join(home, row.file);
-  return worktree === null ? null : path.join(worktree, row.file);
-}
 
 /** Every worktree of the repository at `commonDir` (`worktree` among them), read from the git directory: no git started. */
 export function worktreesOf(commonDir: string, worktree: string): string[] {
@@ -86,7 +76,7 @@ export function hookFiles(worktrees: readonly string[], home: string, env: NodeJ
     const out = new Map<string, HookFile>();
     for (const r of table) {
       for (const wt of r.scope === 'project' || r.scope === 'local' ? worktrees : [null]) {
-        const file = where(r, wt, home, env);
+        const file = placed(r.client, r.file, r.scope, wt, env, home);
         if (file === null) continue;
         const had = out.get(file);
         // a file that is both (Codex's config.toml, Copilot's config.json) is a trust file of its hooks' client
@@ -106,9 +96,9 @@ export const keptThere = (h: HookFile): string => (h.trust ? `where ${h.client} 
 
 /** A text naming a file or directory of the table (its first part: `.claude`, `.gemini`, `opencode.json`, …), for lines the guard cannot read whole. */
 let namesHookFile: RegExp | undefined;
-const namesOf = ({ hookFiles, trustFiles, defaultDirs }: Tables): RegExp =>
+const namesOf = ({ hookFiles, trustFiles }: Tables): RegExp =>
   new RegExp(
-    [...new Set([...hookFiles, ...trustFiles].map((r) => (r.file.startsWith('$') ? defaultDirs[r.file.slice(1, r.file.indexOf('/'))] : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
+    [...new Set([...hookFiles, ...trustFiles].map((r) => (r.file.startsWith('$') ? RECORDS[r.client].home!.dir : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
       .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join('|'),
   );
