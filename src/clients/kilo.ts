@@ -1,24 +1,20 @@
 // Kilo Code's CLI: an OpenCode fork; the OpenCode plugin with Kilo's folders and variable (docs/clients.md, Kilo Code).
 import type { ToClaude } from './common';
-import { PLUGIN_ANSWER, pluginModule, SHAPE, wiring as opencodeWiring, type PluginSpec } from './opencode';
+import { PLUGIN_ANSWER, pluginModule, SHAPE, wiring as opencodeWiring } from './opencode';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
-import { sessionVarOf } from './names';
 import type { Wiring } from './wiring';
 
 /** The tools Kilo Code (7.7.7) ships that cannot write or run anything: OpenCode's, and Kilo's board and recall. */
 const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task', 'board_read', 'kilo_local_recall'] as const;
 
 const KILO_PLUGIN_FILE = '.kilo/plugin/git-handoff.js';
-const KILO_PLUGIN_MARK = '// git-handoff plugin for Kilo Code';
-
-const spec = (command: string): PluginSpec => ({ command, mark: KILO_PLUGIN_MARK, label: 'Kilo Code', agent: 'kilo', readOnly: READ_ONLY, sessionVar: sessionVarOf('kilo-code')! });
 
 export const wiring: Wiring = {
   ...opencodeWiring,
   client: 'kilo-code',
   settings: KILO_PLUGIN_FILE,
   skills: null,
-  files: (command) => [{ file: KILO_PLUGIN_FILE, text: pluginModule(spec(command)) }],
+  files: (command) => [{ file: KILO_PLUGIN_FILE, text: pluginModule('kilo-code', 'Kilo Code', READ_ONLY, command) }],
 };
 
 /** background_process runs its command on start and restart (a shell call); its other actions read or stop. */
