@@ -3,24 +3,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientName } from './names';
-import type { FileScope } from './record';
+import type { ClientPath } from './record';
 import { GUARD_TEXT } from './wiring';
 import { ALL_RECORDS, RECORDS } from './records';
 import { placed } from './places';
 
-export interface HookFile {
+/** A record's path of `client` (in the tables as the record has it; from hookFiles() absolute). */
+export type HookFile = ClientPath & {
   client: ClientName;
-  scope: FileScope;
-  /** absolute (in a Row of the tables: as the record has it, relative to the worktree or the home, or `$VAR/…`) */
-  file: string;
   /** where the client keeps which folders (or hooks) it trusts: it may not change at all */
   trust?: true;
-  /** (a plugin folder) every file in it runs, not only modules (Cline's hook folders) */
-  every?: true;
-}
+};
 
 /** The rows of one kind of every record, the first client naming a file keeping it (VS Code reads Claude Code's). */
-function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: FileScope; file: string; every?: true }[] | undefined, trust?: true): HookFile[] {
+function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly ClientPath[] | undefined, trust?: true): HookFile[] {
   const seen = new Set<string>();
   return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, scope: f.scope, file: f.file, ...(trust ? { trust } : {}), ...(f.every ? { every: f.every } : {}) }))).filter((row) => {
     const key = `${row.scope === 'local' ? 'project' : row.scope}:${row.file}`;
@@ -28,26 +24,18 @@ function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: FileS
   });
 }
 
-interface Tables {
-  /** Per client, per scope, where it reads hooks from (VS Code's agent reads Claude Code's and Copilot's files). */
-  hookFiles: HookFile[];
-  /** Per client, where it keeps its trust (Gemini CLI's and Qwen Code's trustedFolders.json, Copilot's config.json, Codex's config.toml). */
-  trustFiles: HookFile[];
-  /** Directories any JSON file of which a client reads hooks from (Copilot CLI and VS Code: `.github/hooks/*.json`). */
-  hookDirs: HookFile[];
-    /** Directories every module of which a client loads around its tools: one may rewrite a call after the guard judged it. */
-  pluginDirs: HookFile[];
-}
+/** The records' paths by kind (their meaning: ClientRecord's fields of those names). */
+const readTables = () => ({
+  hookFiles: rows((r) => r.hookFiles),
+  trustFiles: rows((r) => r.trustFiles, true),
+  hookDirs: rows((r) => r.hookDirs),
+  pluginDirs: rows((r) => r.pluginDirs),
+});
+type Tables = ReturnType<typeof readTables>;
 
 // read from the records at first use: most calls write no such path, and a guard run's memory is bounded (docs/benchmarks.md)
 let tables: Tables | undefined;
-const TABLES = (): Tables =>
-  (tables ??= {
-    hookFiles: rows((r) => r.hookFiles),
-    trustFiles: rows((r) => r.trustFiles, true),
-    hookDirs: rows((r) => r.hookDirs),
-    pluginDirs: rows((r) => r.pluginDirs),
-  });
+const TABLES = (): Tables => (tables ??= readTables());
 
 /** Every worktree of the repository at `commonDir` (`worktree` among them), read from the git directory: no git started. */
 export function worktreesOf(commonDir: string, worktree: string): string[] {

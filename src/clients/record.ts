@@ -51,7 +51,7 @@ export const PROBE_COMMAND = 'git update-ref -d refs/handoffs/doctor/probe-wirin
 export type FileScope = 'project' | 'local' | 'user' | 'system';
 
 /** A file or folder a client reads: relative to a worktree (project, local), to the home (user; `$VAR/…`), or absolute. */
-interface ClientPath {
+export interface ClientPath {
   scope: FileScope;
   file: string;
   /** (a plugin folder) every file in it runs, whatever its extension (Cline's hook folders), not only modules */
