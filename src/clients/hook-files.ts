@@ -110,12 +110,10 @@ export function canonical(v: unknown): string {
   return `{${keys.sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
 }
 
-type Leaf = string;
-
 /** What in a JSON text must stay: each guard entry where it is and whole, every switch of hooks, the sessions' environment. */
-function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
-  const guard: Leaf[] = [];
-  const switches: Leaf[] = [];
+function anchors(value: unknown): { guard: string[]; switches: string[] } {
+  const guard: string[] = [];
+  const switches: string[] = [];
   const walk = (v: unknown, at: string, matcher: string): void => {
     if (Array.isArray(v)) return v.forEach((x) => walk(x, `${at}[]`, matcher));
     if (v && typeof v === 'object') {
