@@ -66,13 +66,16 @@ type Template = string | { [key: string]: unknown };
  * kind). `deny` `exit`: the hook exits 2 with the reason on stderr; no `rewrite`: `allow`'s; `notice`: merged into every
  * answer, in the keys it leaves unset.
  */
-export type Answer = { deny: Template | 'exit' } & Partial<Record<'rewrite' | 'allow' | 'notice' | Exclude<EventKind, 'pre-tool'>, Template>>;
+export type Answer = { deny: Template | 'exit' } &
+  Partial<Record<'rewrite' | 'allow' | 'notice' | Exclude<EventKind, 'pre-tool'>, Template>>;
 
 /** Claude Code's answer: hookSpecificOutput for a tool and the session's start, decision block for a Stop. */
 const CONTEXT = { hookSpecificOutput: { hookEventName: '$name', additionalContext: '$context' } };
 export const CLAUDE_ANSWER: Answer = {
   deny: { hookSpecificOutput: { hookEventName: '$name', permissionDecision: 'deny', permissionDecisionReason: '$deny' } },
-  rewrite: { hookSpecificOutput: { hookEventName: '$name', permissionDecision: 'allow', permissionDecisionReason: '$reason', updatedInput: '$input' } },
+  rewrite: {
+    hookSpecificOutput: { hookEventName: '$name', permissionDecision: 'allow', permissionDecisionReason: '$reason', updatedInput: '$input' },
+  },
   allow: CONTEXT,
   'post-tool': CONTEXT,
   'session-start': CONTEXT,

@@ -59,7 +59,11 @@ export const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.P
   env.COPILOT_CLI === '1' && typeof p.timestamp === 'string' && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name);
 
 /** Copilot through the Claude Code wiring: Claude Code's answers, but SessionStart's context only flat. */
-export const copilotClaude = adapterOf({ name: 'copilot', shape: { kinds: KINDS }, answer: { ...CLAUDE_ANSWER, 'session-start': { additionalContext: '$context' } } });
+export const copilotClaude = adapterOf({
+  name: 'copilot',
+  shape: { kinds: KINDS },
+  answer: { ...CLAUDE_ANSWER, 'session-start': { additionalContext: '$context' } },
+});
 
 /** Where git-handoff's native Copilot wiring is in the repository (COPILOT_PROJECT_DIR), it answers Copilot's calls. */
 export function copilotAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -91,7 +95,13 @@ export const record: ClientRecord = clientRecord({
     session: ['sessionId'],
     tool: ['toolName'],
     source: ['source'],
-    reshape: (p) => ({ ...p, hook_event_name: eventOf(p), tool_input: argsOf(p.toolArgs), cwd: str(p.cwd) ?? p.workingDirectory, agent_id: p.agentId }),
+    reshape: (p) => ({
+      ...p,
+      hook_event_name: eventOf(p),
+      tool_input: argsOf(p.toolArgs),
+      cwd: str(p.cwd) ?? p.workingDirectory,
+      agent_id: p.agentId,
+    }),
   },
   answer: {
     // the flat shape: under a camelCase preToolUse hook Claude Code's hookSpecificOutput is ignored and the call runs

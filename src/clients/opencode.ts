@@ -52,7 +52,7 @@ export const PLUGIN_ANSWER: Answer = {
   deny: { deny: '$deny' },
   allow: { args: '$input?', context: '$context?' },
   stop: { followUp: '$followUp' },
-  ...Object.fromEntries((['post-tool', 'session-start', 'session-end', 'pre-compact', 'other'] as const).map((k) => [k, { context: '$context' }])),
+  ...Object.fromEntries(['post-tool', 'session-start', 'session-end', 'pre-compact', 'other'].map((kind) => [kind, { context: '$context' }])),
 };
 
 /** The plugin module install writes, running `command` (the guard, `--client=opencode`) through `sh -c`. */

@@ -14,7 +14,14 @@ export function userDir(client: ClientName, env: NodeJS.ProcessEnv = process.env
 }
 
 /** A record path (a user one `$VAR/x` in its user folder or `~`-relative, a project one in `worktree`) as an absolute path. */
-export function placed(client: ClientName, file: string, scope: FileScope, worktree: string | null, env: NodeJS.ProcessEnv = process.env, home = userHome(env)): string | null {
+export function placed(
+  client: ClientName,
+  file: string,
+  scope: FileScope,
+  worktree: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+  home = userHome(env),
+): string | null {
   const m = /^\$[A-Z_]+\/(.*)$/.exec(file);
   if (m) return path.join(userDir(client, env, home), m[1]);
   if (path.isAbsolute(file)) return file;

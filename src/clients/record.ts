@@ -140,7 +140,10 @@ export const claudeProbe =
 
 type Defaulted = 'agent' | 'trustFiles' | 'sessionVar' | 'shellSession' | 'front' | 'routing' | 'mcpNames' | 'shape' | 'answer';
 
-/** A record with what most clients leave out: its agent and session variable from names.ts, no trust file or front facts, a matcher, Claude Code's payload and answer. */
+/**
+ * A record with what most clients leave out: its agent and session variable from names.ts, no trust file or front
+ * facts, a matcher, Claude Code's payload and answer.
+ */
 export const clientRecord = (r: Omit<ClientRecord, Defaulted | 'adapter'> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => {
   const record: Omit<ClientRecord, 'adapter'> = {
     agent: agentName(r.name),
@@ -158,7 +161,8 @@ export const clientRecord = (r: Omit<ClientRecord, Defaulted | 'adapter'> & Part
 };
 
 /** The adapter of a client whose payload is `shape`, answered as `answer` says. */
-export const adapterOf = ({ name, shape, answer, contextInShellOutput }: Pick<ClientRecord, 'name' | 'shape' | 'answer' | 'contextInShellOutput'>): ClientAdapter => ({
+type Adapted = Pick<ClientRecord, 'name' | 'shape' | 'answer' | 'contextInShellOutput'>;
+export const adapterOf = ({ name, shape, answer, contextInShellOutput }: Adapted): ClientAdapter => ({
   client: name,
   parse: (p) => readShaped(name, shape, p),
   render: (e, d) => render(answer, !!contextInShellOutput, e, d),

@@ -105,7 +105,10 @@ export const record: ClientRecord = clientRecord({
     reshape: (p) => (p.source === 'new' ? { ...p, source: 'startup' } : p),
   },
   // a Stop is kept going only by a decision inside hookSpecificOutput
-  answer: { ...CLAUDE_ANSWER, stop: { decision: 'block', reason: '$followUp', hookSpecificOutput: { hookEventName: '$name', decision: 'block', reason: '$followUp' } } },
+  answer: {
+    ...CLAUDE_ANSWER,
+    stop: { decision: 'block', reason: '$followUp', hookSpecificOutput: { hookEventName: '$name', decision: 'block', reason: '$followUp' } },
+  },
   contextBeforeTool: true,
   runsHandoffRewrite: true,
   readsClaude: 'by default: chat.hookFilesLocations, every tool, matchers ignored',
