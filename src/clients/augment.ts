@@ -1,6 +1,6 @@
 // Augment's Auggie CLI: Claude Code's format run through a script, its own tools, exit 2 refuses (docs/clients.md, Augment).
 import { str, type ToolAction } from './event';
-import { exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
+import { CLAUDE_ANSWER, KINDS, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
 
@@ -52,9 +52,6 @@ const TOOLS: Record<string, ToClaude> = {
   'remove-files': (a) => (Array.isArray(a.file_paths) ? { type: 'paths', paths: a.file_paths.filter((f): f is string => typeof f === 'string') } : null),
 };
 
-// a refusal by exit 2 (its stderr reaches the agent); context and a Stop's block in Claude Code's shape
-export const augment = shapedAdapter('augment', { kinds: KINDS, tools: TOOLS, session: ['conversation_id'] }, exitRefusal(renderClaudeLike));
-
 export const record: ClientRecord = clientRecord({
   name: 'augment',
   home: { dir: '.augment' },
@@ -69,10 +66,10 @@ export const record: ClientRecord = clientRecord({
   // no matcher: every tool (MCP ones too, `is_mcp_tool`), the read-only ones read as reads
   routing: 'every-tool',
   mcpNames: '<tool>_<server> (is_mcp_tool: true)',
-  payload: "Claude Code's event names with conversation_id, workspace_roots, is_mcp_tool; tools launch-process, save-file, str-replace-editor, remove-files",
-  block: 'exit 2, the reason on stderr (to the agent)',
+  shape: { kinds: KINDS, tools: TOOLS, session: ['conversation_id'] },
+  // a refusal by exit 2 (its stderr reaches the agent); context and a Stop's block in Claude Code's shape
+  answer: { ...CLAUDE_ANSWER, deny: 'exit' },
   contextBeforeTool: true,
   probes: (cwd, command) => [['launch-process', { hook_event_name: 'PreToolUse', conversation_id: PROBE_SESSION, workspace_roots: [cwd], tool_name: 'launch-process', tool_input: { command, wait: true, cwd }, is_mcp_tool: false }]],
-  adapter: augment,
   wiring,
 });

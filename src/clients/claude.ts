@@ -1,5 +1,5 @@
 // Claude Code: PascalCase events, hookSpecificOutput answers; the shape most clients speak (./common.ts).
-import { CLAUDE_KEYS, KINDS, shapedAdapter } from './common';
+import { CLAUDE_ANSWER, CLAUDE_KEYS, KINDS } from './common';
 import { allBut, claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -33,8 +33,6 @@ const wiring: Wiring = {
   skills: '.claude/skills',
 };
 
-export const claude = shapedAdapter('claude-code', { kinds: KINDS });
-
 export const record: ClientRecord = clientRecord({
   name: 'claude-code',
   home: { variable: 'CLAUDE_CONFIG_DIR', dir: '.claude' },
@@ -47,15 +45,14 @@ export const record: ClientRecord = clientRecord({
   ],
   readOnly: READ_ONLY,
   shellSession: 'as-hook',
-  payload: 'PascalCase hook_event_name, session_id, tool_name, tool_input',
-  block: '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":…}}',
   contextBeforeTool: true,
   runsHandoffRewrite: true,
   pidVariable: 'CLAUDE_PID',
   // its OS sandbox (bubblewrap): `sandbox.enabled`, and `sandbox.filesystem.denyWrite` adds read-only paths (src/install/sandbox.ts)
   sandbox: { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] },
   probes: claudeProbe('Bash'),
-  adapter: claude,
+  // it reads PreCompact's stdout as plain text (2.1.328): added to the compaction's instructions and shown as the hook's output
+  answer: { ...CLAUDE_ANSWER, 'pre-compact': '$context' },
   wiring,
   front: { keys: CLAUDE_KEYS, events: KINDS, tools: { Bash: 'command', Write: 'write', Edit: 'file_path', MultiEdit: 'file_path' } },
   plugin: {

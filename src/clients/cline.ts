@@ -1,6 +1,6 @@
 // Cline: hook scripts named after its events (docs/clients.md, Cline).
-import { obj, shellWord, str, type ClientAdapter, type EventKind, type ToolAction } from './event';
-import { readShaped, strings, type ToClaude } from './common';
+import { obj, shellWord, str, type EventKind, type ToolAction } from './event';
+import { strings, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
 
@@ -109,18 +109,6 @@ function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-export const cline: ClientAdapter = {
-  client: 'cline',
-  parse: (p) => readShaped('cline', { kinds: KINDS, tools: TOOLS }, asToolCall(p)),
-  render(e, d) {
-    if (e.kind !== 'pre-tool') return null;
-    // the only refusal Cline has ends the whole task before the call runs; the reason is in its log only
-    if (d.deny !== undefined) return JSON.stringify({ cancel: true, errorMessage: d.deny });
-    const context = [d.notice, d.context].filter(Boolean).join('\n');
-    return context ? JSON.stringify({ contextModification: context }) : null;
-  },
-};
-
 export const record: ClientRecord = clientRecord({
   name: 'cline',
   home: { variable: 'CLINE_DIR', dir: '.cline' },
@@ -138,13 +126,13 @@ export const record: ClientRecord = clientRecord({
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: '<server>__<tool>',
-  payload: 'hookName (tool_call, tool_result, agent_start, agent_end, session_shutdown; the extension\'s PreToolUse, PostToolUse, TaskStart, TaskResume, TaskCancel, TaskComplete), taskId, sessionContext.rootSessionId, workspaceRoots, tool_call {id, name, input} or preToolUse {toolName, parameters}',
-  block: '{"cancel":true,"errorMessage":…}: the whole task ends (the model reads nothing; the reason is in Cline\'s log)',
+  shape: { kinds: KINDS, tools: TOOLS, reshape: asToolCall },
+  // the only refusal Cline has ends the whole task before the call runs; the reason is in its log only
+  answer: { deny: { cancel: true, errorMessage: '$deny' }, allow: { contextModification: '$told' } },
   guardLimit: 'a refusal ends the whole task; a guard that crashes lets the call run',
   contextBeforeTool: true,
   probes: (cwd, command) => [
     ['run_commands', { hookName: 'tool_call', taskId: PROBE_SESSION, sessionContext: { rootSessionId: PROBE_SESSION }, workspaceRoots: [cwd], agent_id: 'doctor', parent_agent_id: null, tool_call: { id: 'doctor', name: 'run_commands', input: { commands: [command] } }, preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } } }],
   ],
-  adapter: cline,
   wiring,
 });

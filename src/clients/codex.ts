@@ -1,5 +1,5 @@
 // Codex: Claude Code's hook format, told apart by `turn_id`; file edits arrive as one `apply_patch` envelope.
-import { CLAUDE_KEYS, KINDS, shapedAdapter } from './common';
+import { CLAUDE_KEYS, KINDS } from './common';
 import { claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
 import { HOOK_TIMEOUT_S } from './wiring';
 
@@ -8,8 +8,6 @@ const READ_ONLY = [
   'view_image', 'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource', 'request_user_input', 'get_goal', 'update_plan', 'tool_search',
   'web_search', 'read_file', 'list_dir', 'grep_files',
 ] as const;
-
-export const codex = shapedAdapter('codex', { kinds: KINDS });
 
 export const record: ClientRecord = clientRecord({
   name: 'codex',
@@ -26,8 +24,6 @@ export const record: ClientRecord = clientRecord({
   readOnly: READ_ONLY,
   // its shell tool exports CODEX_THREAD_ID to every command; its hooks get none
   shellSession: 'always',
-  payload: "Claude Code's, with turn_id (tool events), tool Bash or apply_patch (the patch in tool_input.command), a rollout-*.jsonl transcript",
-  block: "Claude Code's",
   contextBeforeTool: true,
   runsHandoffRewrite: true,
   patchPrograms: ['apply_patch', 'applypatch'],
@@ -35,7 +31,6 @@ export const record: ClientRecord = clientRecord({
   // exec_command keeps the command's stdin open: write_stdin types into it later, and no hook sees that
   stdinUnseen: true,
   probes: claudeProbe('Bash', () => ({ turn_id: 'doctor' })),
-  adapter: codex,
   wiring: {
     client: 'codex',
     format: 'settings',

@@ -1,6 +1,6 @@
 // Claude Code's payload and answer, which most clients speak under names of their own: one reader, one adapter.
 import { exitAnswer } from './answer';
-import { commonToolAction, obj, own, str, type ClientAdapter, type Decision, type EventKind, type GuardClient, type GuardEvent, type ToolAction } from './event';
+import { commonToolAction, obj, own, shellQuote, str, type Decision, type EventKind, type GuardClient, type GuardEvent, type ToolAction } from './event';
 
 /** Claude Code's event names (Codex, Qwen Code, droid, Augment and the OpenCode plugin's payloads use them too). */
 export const KINDS: Record<string, EventKind> = {
@@ -25,13 +25,16 @@ export interface PayloadShape {
   tool?: readonly string[];
   input?: readonly string[];
   cwdVar?: string;
+  /** a payload that names its call elsewhere, in Claude Code's keys (`hook_event_name`, `tool_name`, `tool_input`, …) */
+  reshape?: (p: Record<string, unknown>) => Record<string, unknown>;
 }
 
 const firstString = (p: Record<string, unknown>, keys: readonly string[]): string | null => keys.map((k) => str(p[k])).find((v) => v !== null) ?? null;
 export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((r): r is string => typeof r === 'string') : []);
 
 /** A payload of `shape` as the event the guard judges. */
-export function readShaped(client: GuardClient, shape: PayloadShape, p: Record<string, unknown>): GuardEvent {
+export function readShaped(client: GuardClient, shape: PayloadShape, payload: Record<string, unknown>): GuardEvent {
+  const p = shape.reshape?.(payload) ?? payload;
   const name = firstString(p, shape.event ?? ['hook_event_name']) ?? '';
   const cwd = str(p.cwd) ?? (shape.cwdVar ? process.env[shape.cwdVar] : undefined) ?? strings(p.workspace_roots)[0] ?? process.cwd();
   const tool = firstString(p, shape.tool ?? ['tool_name']);
@@ -52,45 +55,78 @@ export function readShaped(client: GuardClient, shape: PayloadShape, p: Record<s
   };
 }
 
-/** Claude Code's own answer: hookSpecificOutput for a tool and the session's start, decision block for a Stop. */
-export function renderClaudeLike(e: GuardEvent, d: Decision): string | null {
-  const out: Record<string, unknown> = {};
-  if (e.kind === 'pre-tool') {
-    if (d.deny !== undefined) {
-      out.hookSpecificOutput = { hookEventName: e.name, permissionDecision: 'deny', permissionDecisionReason: d.deny };
-    } else if (d.updatedInput) {
-      out.hookSpecificOutput = {
-        hookEventName: e.name,
-        permissionDecision: 'allow',
-        permissionDecisionReason: d.context ?? 'git-handoff added this session id to the command',
-        updatedInput: d.updatedInput,
-      };
-    } else if (d.context) out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
-  } else if (e.kind === 'stop') {
-    if (d.followUp) Object.assign(out, { decision: 'block', reason: d.followUp });
-  } else if (e.kind === 'pre-compact') {
-    // Claude Code (2.1.328) reads PreCompact's stdout as plain text: it is added to the compaction's instructions and
-    // shown as the hook's output, so a JSON answer arrived there as a raw blob. Plain text it is.
-    if (d.context && e.client === 'claude-code') return d.context;
-    if (d.context) out.systemMessage = d.context;
-  } else if (d.context && (e.kind === 'post-tool' || e.kind === 'session-start')) {
-    out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
-  }
+/**
+ * A JSON answer whose `$field` strings are the verdict's (Answer's values): an object with an unset one is left out,
+ * but a `$field?` only leaves out its key and an object inside another only itself; a `$field` alone is plain text.
+ */
+type Template = string | { [key: string]: unknown };
+
+/**
+ * How a client is told a verdict, as data: a template per case (a tool call refused, rewritten, allowed, else the event's
+ * kind). `deny` `exit`: the hook exits 2 with the reason on stderr; no `rewrite`: `allow`'s; `notice`: merged into every
+ * answer, in the keys it leaves unset.
+ */
+export type Answer = { deny: Template | 'exit' } &
+  Partial<Record<'rewrite' | 'allow' | 'notice' | Exclude<EventKind, 'pre-tool'>, Template>>;
+
+/** Claude Code's answer: hookSpecificOutput for a tool and the session's start, decision block for a Stop. */
+const CONTEXT = { hookSpecificOutput: { hookEventName: '$name', additionalContext: '$context' } };
+export const CLAUDE_ANSWER: Answer = {
+  deny: { hookSpecificOutput: { hookEventName: '$name', permissionDecision: 'deny', permissionDecisionReason: '$deny' } },
+  rewrite: {
+    hookSpecificOutput: { hookEventName: '$name', permissionDecision: 'allow', permissionDecisionReason: '$reason', updatedInput: '$input' },
+  },
+  allow: CONTEXT,
+  'post-tool': CONTEXT,
+  'session-start': CONTEXT,
+  stop: { decision: 'block', reason: '$followUp' },
+  'pre-compact': { systemMessage: '$context' },
   // shown to the person by the client (the model reads additionalContext)
-  if (d.notice && out.systemMessage === undefined) out.systemMessage = d.notice;
+  notice: { systemMessage: '$notice' },
+};
+
+function fill(t: unknown, values: Record<string, unknown>): unknown {
+  if (typeof t === 'string' && t.startsWith('$')) return values[t.replace(/^\$|\?$/g, '')];
+  if (!t || typeof t !== 'object') return t;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(t)) {
+    const v = fill(x, values);
+    if (v !== undefined) out[k] = v;
+    else if (typeof x === 'string' && !x.endsWith('?')) return undefined;
+  }
+  return out;
+}
+
+/** The verdict `d` on `e` as `answer` says it (`printsContext`: a shell call's context printed by its command, Gemini CLI's). */
+export function render(answer: Answer, printsContext: boolean, e: GuardEvent, d: Decision): string | null {
+  const refused = e.kind === 'pre-tool' && d.deny !== undefined;
+  if (refused && answer.deny === 'exit') return exitAnswer(2, d.deny!);
+  const slot = e.kind !== 'pre-tool' ? e.kind : refused ? 'deny' : d.updatedInput && answer.rewrite ? 'rewrite' : 'allow';
+  const values = {
+    name: e.name,
+    deny: d.deny,
+    context: d.context || undefined,
+    notice: d.notice || undefined,
+    followUp: d.followUp || undefined,
+    input: printsContext ? withContextPrinted(e, d) : d.updatedInput,
+    reason: d.context || 'git-handoff added this session id to the command',
+    warning: d.notice || d.context || undefined,
+    told: [d.notice, d.context].filter(Boolean).join('\n') || undefined,
+  };
+  const main = fill(answer[slot], values);
+  if (typeof main === 'string') return main;
+  const out = { ...(main as Record<string, unknown> | undefined) };
+  for (const [k, v] of Object.entries((fill(answer.notice, values) as Record<string, unknown> | undefined) ?? {})) out[k] ??= v;
   return Object.keys(out).length ? JSON.stringify(out) : null;
 }
 
-type Render = ClientAdapter['render'];
-
-/** An answer that refuses by exit 2 with the reason on stderr (read by the model), every other answer `rest`'s (none: nothing). */
-export const exitRefusal =
-  (rest?: Render): Render =>
-  (e, d) =>
-    e.kind === 'pre-tool' && d.deny !== undefined ? exitAnswer(2, d.deny) : (rest?.(e, d) ?? null);
-
-/** The adapter of a client whose payload is `shape` (readShaped), answered by `render` (Claude Code's where none is given). */
-export const shapedAdapter = (client: GuardClient, shape: PayloadShape, render: Render = renderClaudeLike): ClientAdapter => ({ client, parse: (p) => readShaped(client, shape, p), render });
+/** The input an allowed shell call with context runs with: the command prints the context first to stderr, which its model reads. */
+function withContextPrinted(e: GuardEvent, d: Decision): Record<string, unknown> | undefined {
+  const input = d.updatedInput ?? e.toolInput;
+  const command = str(input.command);
+  if (!d.context || e.action.type !== 'shell' || command === null) return d.updatedInput;
+  return { ...input, command: `printf '%s\\n' ${shellQuote(d.context)} >&2\n${command}` };
+}
 
 /** A Write's or Edit's input in Claude Code's argument names (Copilot's `path`, `file_text`, `old_str`, `new_str`); its own win. */
 export function claudeArgs(tool: string | null, input: Record<string, unknown>): Record<string, unknown> {

@@ -1,9 +1,9 @@
 // GitHub Copilot CLI: native camelCase hooks in .github/hooks, and Claude Code's wiring with its own arguments (docs/clients.md, Copilot CLI).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { obj, str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
-import { claudeArgs, KINDS, readShaped, renderClaudeLike, type PayloadShape, type ToClaude } from './common';
-import { type ClientRecord, clientRecord, PROBE_SESSION } from './record';
+import { obj, str, type EventKind, type GuardEvent } from './event';
+import { CLAUDE_ANSWER, claudeArgs, KINDS, type ToClaude } from './common';
+import { adapterOf, type ClientRecord, clientRecord, PROBE_SESSION } from './record';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Copilot CLI (1.0.102) ships that cannot write or run anything (its native preToolUse gets every tool). */
@@ -54,40 +54,16 @@ function argsOf(v: unknown): Record<string, unknown> {
   }
 }
 
-const SHAPE: PayloadShape = { kinds: NATIVE_KINDS, tools: TOOLS, session: ['sessionId'], tool: ['toolName'], source: ['source'] };
-
-export const copilot: ClientAdapter = {
-  client: 'copilot',
-  parse: (p) => readShaped('copilot', SHAPE, { ...p, hook_event_name: eventOf(p), tool_input: argsOf(p.toolArgs), cwd: str(p.cwd) ?? p.workingDirectory, agent_id: p.agentId }),
-  render(e, d) {
-    const out: Record<string, unknown> = {};
-    if (e.kind === 'pre-tool') {
-      // the flat shape: under a camelCase preToolUse hook Claude Code's hookSpecificOutput is ignored and the call runs
-      if (d.deny !== undefined) Object.assign(out, { permissionDecision: 'deny', permissionDecisionReason: d.deny });
-      else {
-        if (d.updatedInput) out.modifiedArgs = d.updatedInput;
-        if (d.context) out.additionalContext = d.context;
-      }
-    } else if (e.kind === 'stop') {
-      if (d.followUp) Object.assign(out, { decision: 'block', reason: d.followUp });
-    } else if (d.context && (e.kind === 'session-start' || e.kind === 'post-tool')) out.additionalContext = d.context;
-    return Object.keys(out).length ? JSON.stringify(out) : null;
-  },
-};
-
 /** A payload Copilot CLI sent through the Claude Code wiring: COPILOT_CLI=1 in the hook's environment, an ISO `timestamp`. */
 export const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
   env.COPILOT_CLI === '1' && typeof p.timestamp === 'string' && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name);
 
 /** Copilot through the Claude Code wiring: Claude Code's answers, but SessionStart's context only flat. */
-export const copilotClaude: ClientAdapter = {
-  client: 'copilot',
-  parse: (p) => readShaped('copilot', { kinds: KINDS }, p),
-  render(e, d) {
-    if (e.kind === 'session-start') return d.context ? JSON.stringify({ additionalContext: d.context }) : null;
-    return renderClaudeLike(e, d);
-  },
-};
+export const copilotClaude = adapterOf({
+  name: 'copilot',
+  shape: { kinds: KINDS },
+  answer: { ...CLAUDE_ANSWER, 'session-start': { additionalContext: '$context' } },
+});
 
 /** Where git-handoff's native Copilot wiring is in the repository (COPILOT_PROJECT_DIR), it answers Copilot's calls. */
 export function copilotAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -112,12 +88,31 @@ export const record: ClientRecord = clientRecord({
   routing: 'every-tool',
   mcpNames: '<server>-<tool>',
   shellSession: 'always',
-  payload: 'native: sessionId, no hook_event_name, toolName, toolArgs (an object); through .claude/settings.json: COPILOT_CLI=1 and an ISO timestamp',
   readsClaude: 'always, in a trusted folder',
-  block: 'natively the flat {"permissionDecision":"deny","permissionDecisionReason":…}; Claude Code\'s through .claude/settings.json',
+  shape: {
+    kinds: NATIVE_KINDS,
+    tools: TOOLS,
+    session: ['sessionId'],
+    tool: ['toolName'],
+    source: ['source'],
+    reshape: (p) => ({
+      ...p,
+      hook_event_name: eventOf(p),
+      tool_input: argsOf(p.toolArgs),
+      cwd: str(p.cwd) ?? p.workingDirectory,
+      agent_id: p.agentId,
+    }),
+  },
+  answer: {
+    // the flat shape: under a camelCase preToolUse hook Claude Code's hookSpecificOutput is ignored and the call runs
+    deny: { permissionDecision: 'deny', permissionDecisionReason: '$deny' },
+    allow: { modifiedArgs: '$input?', additionalContext: '$context?' },
+    'post-tool': { additionalContext: '$context' },
+    'session-start': { additionalContext: '$context' },
+    stop: { decision: 'block', reason: '$followUp' },
+  },
   contextBeforeTool: true,
   probes: (cwd, command) => [['bash', { sessionId: PROBE_SESSION, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: { command } }]],
-  adapter: copilot,
   wiring,
   front: {
     keys: { session: 'sessionId', tool: 'toolName', event: null, result: 'toolResult', input: 'toolArgs' },

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { EventKind } from './event';
-import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
+import { editOf, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -34,15 +34,6 @@ const TOOLS: Record<string, ToClaude> = {
   multiedit: (a) => ({ tool: 'MultiEdit', input: a }),
 };
 
-export const crush = shapedAdapter(
-  'crush',
-  { kinds: KINDS, tools: TOOLS, event: ['event', 'hook_event_name'], source: [] },
-  exitRefusal((e, d) => {
-    const context = [d.notice, d.context].filter(Boolean).join('\n');
-    return e.kind === 'pre-tool' && context ? JSON.stringify({ context }) : null;
-  }),
-);
-
 export const record: ClientRecord = clientRecord({
   name: 'crush',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
@@ -52,10 +43,9 @@ export const record: ClientRecord = clientRecord({
   mcpNames: 'mcp_<server>_<tool>',
   // CRUSH_SESSION_ID is documented for hooks, not for its bash tool
   shellSession: 'never',
-  payload: '`event` (PreToolUse), session_id, cwd, tool_name (bash, write, edit, …), tool_input',
-  block: 'exit 2, the reason on stderr (to the model)',
+  shape: { kinds: KINDS, tools: TOOLS, event: ['event', 'hook_event_name'], source: [] },
+  answer: { deny: 'exit', allow: { context: '$told' } },
   contextBeforeTool: true,
   probes: (cwd, command) => [['bash', { event: 'PreToolUse', session_id: PROBE_SESSION, cwd, tool_name: 'bash', tool_input: { command } }]],
-  adapter: crush,
   wiring,
 });

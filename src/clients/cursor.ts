@@ -1,7 +1,7 @@
 // Cursor: its own .cursor/hooks.json and Claude Code's wiring, camelCase events (docs/clients.md, Cursor).
 import path from 'node:path';
-import { str, type ClientAdapter, type EventKind, type GuardEvent } from './event';
-import { readShaped, type ToClaude } from './common';
+import { str, type EventKind, type GuardEvent } from './event';
+import type { ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, wiredWithGuard, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
@@ -70,26 +70,6 @@ export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = pr
   return files.some((f) => wiredWithGuard(f, '--client=cursor'));
 }
 
-export const cursor: ClientAdapter = {
-  client: 'cursor',
-  parse: (p) => readShaped('cursor', { kinds: KINDS, tools: TOOLS, session: ['conversation_id', 'session_id'] }, asToolCall(p)),
-  render(e, d) {
-    const out: Record<string, unknown> = {};
-    if (e.kind === 'pre-tool') {
-      if (d.deny !== undefined) Object.assign(out, { permission: 'deny', user_message: d.deny, agent_message: d.deny });
-      else if (d.context) Object.assign(out, { permission: 'allow', agent_message: d.context, ...(d.notice ? { user_message: d.notice } : {}) });
-    } else if (e.kind === 'stop') {
-      if (d.followUp) out.followup_message = d.followUp;
-    } else if (e.kind === 'session-start') {
-      if (d.context) out.additional_context = d.context;
-    } else if (e.kind === 'pre-compact') {
-      // preCompact only informs: its one answer is a message to the person
-      if (d.context) out.user_message = d.context;
-    }
-    return Object.keys(out).length ? JSON.stringify(out) : null;
-  },
-};
-
 export const record: ClientRecord = clientRecord({
   name: 'cursor',
   home: { dir: '.cursor' },
@@ -102,12 +82,18 @@ export const record: ClientRecord = clientRecord({
   // preToolUse with no matcher: every tool, the read-only ones read as reads
   routing: 'every-tool',
   mcpNames: 'MCP:<tool>',
-  payload: 'conversation_id, camelCase events (beforeShellExecution, preToolUse, afterFileEdit, …)',
-  block: '{"permission":"deny","user_message":…,"agent_message":…}',
+  shape: { kinds: KINDS, tools: TOOLS, session: ['conversation_id', 'session_id'], reshape: asToolCall },
+  answer: {
+    deny: { permission: 'deny', user_message: '$deny', agent_message: '$deny' },
+    allow: { permission: 'allow', agent_message: '$context', user_message: '$notice?' },
+    stop: { followup_message: '$followUp' },
+    'session-start': { additional_context: '$context' },
+    // preCompact only informs: its one answer is a message to the person
+    'pre-compact': { user_message: '$context' },
+  },
   contextBeforeTool: true,
   recordsAfterTool: true,
   readsClaude: 'with its third-party configs setting on',
   probes: (cwd, command) => [['Shell', { conversation_id: PROBE_SESSION, generation_id: 'doctor', cwd, workspace_roots: [cwd], hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command, working_directory: cwd } }]],
-  adapter: cursor,
   wiring,
 });

@@ -1,7 +1,7 @@
 // Devin CLI: Claude Code's groups and events, its own tools, no cwd, exit 2 refuses (docs/clients.md, Devin CLI).
 import path from 'node:path';
 import type { GuardEvent } from './event';
-import { editOf, exitRefusal, KINDS, renderClaudeLike, shapedAdapter, writeOf, type ToClaude } from './common';
+import { CLAUDE_ANSWER, editOf, KINDS, writeOf, type ToClaude } from './common';
 import { claudeProbe, clientRecord, type ClientRecord, routedEvents } from './record';
 import { claudeGroup, filesWiring, wiredWithGuard } from './wiring';
 
@@ -32,9 +32,6 @@ const TOOLS: Record<string, ToClaude> = {
 export const isDevinPayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
   p.cwd === undefined && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name) && typeof p.session_id === 'string' && (env[PROJECT_VAR] !== undefined || p.prompt_id !== undefined);
 
-// a refusal by exit 2 with the reason on stderr; context and a Stop's block in Claude Code's shape, which it reads
-export const devin = shapedAdapter('devin-cli', { kinds: KINDS, tools: TOOLS, cwdVar: PROJECT_VAR }, exitRefusal(renderClaudeLike));
-
 /** Where git-handoff's own Devin wiring is in the project, it answers Devin's calls, not the Claude Code wiring. */
 export const devinAnswersNatively = (e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean =>
   e.client === 'devin-cli' && wiredWithGuard(path.join(env[PROJECT_VAR] || e.cwd, DEVIN_HOOKS_FILE));
@@ -48,11 +45,11 @@ export const record: ClientRecord = clientRecord({
     { scope: 'user', file: '.config/devin/config.json' },
   ],
   readOnly: READ_ONLY,
-  payload: "Claude Code's event names, session_id, prompt_id, lower-case tools (exec, write, edit, read), no cwd",
-  block: 'exit 2, the reason on stderr',
+  shape: { kinds: KINDS, tools: TOOLS, cwdVar: PROJECT_VAR },
+  // a refusal by exit 2 with the reason on stderr; context and a Stop's block in Claude Code's shape, which it reads
+  answer: { ...CLAUDE_ANSWER, deny: 'exit' },
   contextBeforeTool: true,
   readsClaude: 'always ("existing hooks in .claude/ are picked up automatically")',
   probes: claudeProbe('exec', () => ({ prompt_id: 'doctor' })),
-  adapter: devin,
   wiring,
 });

@@ -1,5 +1,5 @@
 // Factory droid: Claude Code's payload and answers with its own tools, in .factory/hooks.json (docs/clients.md, droid).
-import { CLAUDE_KEYS, editOf, KINDS, shapedAdapter, writeOf, type ToClaude } from './common';
+import { CLAUDE_KEYS, editOf, KINDS, writeOf, type ToClaude } from './common';
 import { claudeProbe, clientRecord, type ClientRecord, routedEvents } from './record';
 import { afterCommand, claudeGroup, filesWiring, hookCommand, type Wiring } from './wiring';
 
@@ -29,8 +29,6 @@ const wiring: Wiring = filesWiring({
   ],
 });
 
-export const droid = shapedAdapter('factory-droid', { kinds: KINDS, tools: TOOLS });
-
 export const record: ClientRecord = clientRecord({
   name: 'factory-droid',
   home: { dir: '.factory' },
@@ -45,11 +43,9 @@ export const record: ClientRecord = clientRecord({
   pluginDirs: [{ scope: 'user', file: '.factory/plugins' }],
   readOnly: READ_ONLY,
   mcpNames: '<server>___<tool>',
-  payload: "Claude Code's (session_id, cwd, PascalCase hook_event_name, no tool_use_id) with droid's tools Execute {command}, Create {file_path, content}, Edit {file_path, old_str, new_str}",
-  block: "Claude Code's hookSpecificOutput deny (the model reads `Error: <reason>`, the session goes on)",
   contextBeforeTool: false,
   probes: claudeProbe('Execute', (command) => ({ permission_mode: 'auto-high', tool_input: { command, riskLevel: 'low' } })),
-  adapter: droid,
+  shape: { kinds: KINDS, tools: TOOLS },
   wiring,
   front: { keys: CLAUDE_KEYS, events: KINDS, tools: { Execute: 'command', Create: 'write', Edit: 'file_path' } },
 });

@@ -70,43 +70,38 @@ export const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
 /** One argv element as a POSIX shell word (an argv-style command is read back by the shell tokenizer). */
 export const shellWord = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : shellQuote(a));
 
+const SHELL_TOOLS = new Set(['Bash', 'PowerShell', 'shell', 'exec_command', 'run_shell_command']);
+const edit = (oldText: unknown, newText: unknown) => ({ oldText: str(oldText) ?? '', newText: str(newText) ?? '' });
+type FileTool = [pathKey: string, act: (input: Record<string, unknown>, path: string) => ToolAction];
+const WRITE: FileTool = ['file_path', (i, path) => ({ type: 'write', path, content: str(i.content) ?? '' })];
+const REPLACE: FileTool = ['file_path', (i, path) => ({ type: 'edit', path, edits: [edit(i.old_string, i.new_string)] })];
+/** The file tools by name: the key of the path each writes, and what it does there (without that path: an unknown shape). */
+const FILE_TOOLS: Record<string, FileTool> = {
+  Write: WRITE,
+  write_file: WRITE,
+  Edit: REPLACE,
+  replace: REPLACE,
+  MultiEdit: ['file_path', (i, path) => ({
+    type: 'edit',
+    path,
+    edits: (Array.isArray(i.edits) ? i.edits : []).map(obj).map((e) => edit(e.old_string, e.new_string)),
+  })],
+  NotebookEdit: ['notebook_path', (i, path) => ({ type: 'edit', path, edits: [edit('', i.new_source)] })],
+};
+
 /** Claude Code and Codex share tool names and input shapes; this maps one tool call to its action. */
 export function commonToolAction(tool: string | null, input: Record<string, unknown>, cwd: string): ToolAction {
-  switch (tool) {
-    case 'Bash':
-    case 'PowerShell':
-    case 'shell':
-    case 'exec_command':
-    case 'run_shell_command': {
-      const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map((a) => shellWord(typeof a === 'string' ? a : (JSON.stringify(a) ?? ''))).join(' ') : null);
-      return command === null ? { type: 'other' } : { type: 'shell', command, cwd: str(input.dir_path) ?? str(input.workdir) ?? str(input.directory) ?? cwd };
-    }
-    case 'Write':
-    case 'write_file': {
-      const path = str(input.file_path);
-      return path === null ? unknownShape(tool, input) : { type: 'write', path, content: str(input.content) ?? '' };
-    }
-    case 'Edit':
-    case 'replace': {
-      const path = str(input.file_path);
-      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: str(input.old_string) ?? '', newText: str(input.new_string) ?? '' }] };
-    }
-    case 'MultiEdit': {
-      const path = str(input.file_path);
-      const edits = Array.isArray(input.edits) ? input.edits.map(obj).map((e) => ({ oldText: str(e.old_string) ?? '', newText: str(e.new_string) ?? '' })) : [];
-      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits };
-    }
-    case 'NotebookEdit': {
-      const path = str(input.notebook_path);
-      return path === null ? unknownShape(tool, input) : { type: 'edit', path, edits: [{ oldText: '', newText: str(input.new_source) ?? '' }] };
-    }
-    case 'apply_patch': {
-      const patch = str(input.command) ?? str(input.patch) ?? str(input.input);
-      return patch === null ? { type: 'other' } : { type: 'patch', patch, cwd };
-    }
-    default:
-      return unknownShape(tool, input);
+  if (tool !== null && SHELL_TOOLS.has(tool)) {
+    const command = str(input.command) ?? (Array.isArray(input.command) ? input.command.map((a) => shellWord(typeof a === 'string' ? a : (JSON.stringify(a) ?? ''))).join(' ') : null);
+    return command === null ? { type: 'other' } : { type: 'shell', command, cwd: str(input.dir_path) ?? str(input.workdir) ?? str(input.directory) ?? cwd };
   }
+  if (tool === 'apply_patch') {
+    const patch = str(input.command) ?? str(input.patch) ?? str(input.input);
+    return patch === null ? { type: 'other' } : { type: 'patch', patch, cwd };
+  }
+  const file = tool === null ? undefined : own(FILE_TOOLS, tool);
+  const path = file ? str(input[file[0]]) : null;
+  return file && path !== null ? file[1](input, path) : unknownShape(tool, input);
 }
 
 const MAX_PATHS = 1024;

@@ -1,7 +1,7 @@
 // Gemini CLI: BeforeTool/AfterTool/SessionStart/AfterAgent/PreCompress; answers with top-level decision/reason,
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
-import { shellQuote, str, type ClientAdapter, type Decision, type EventKind, type GuardEvent } from './event';
-import { CLAUDE_KEYS, readShaped } from './common';
+import type { EventKind } from './event';
+import { CLAUDE_KEYS } from './common';
 import { claudeProbe, clientRecord, type ClientRecord, routedEvents } from './record';
 import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -32,6 +32,8 @@ const wiring: Wiring = {
   formerSkills: '.gemini/skills',
 };
 
+const CONTEXT = { hookSpecificOutput: { hookEventName: '$name', additionalContext: '$context' }, systemMessage: '$notice?' };
+
 const KINDS: Record<string, EventKind> = {
   BeforeTool: 'pre-tool',
   AfterTool: 'post-tool',
@@ -61,37 +63,6 @@ const HANDOFF_COMMAND = [
   '',
 ].join('\n');
 
-export const gemini: ClientAdapter = {
-  client: 'gemini-cli',
-  parse: (p) => readShaped('gemini-cli', { kinds: KINDS, source: ['source', 'trigger', 'reason'] }, p),
-  render(e, d) {
-    const out: Record<string, unknown> = {};
-    if (e.kind === 'pre-tool') {
-      const input = d.deny === undefined ? withContextPrinted(e, d) : undefined;
-      if (d.deny !== undefined) Object.assign(out, { decision: 'deny', reason: d.deny });
-      else if (input) out.hookSpecificOutput = { hookEventName: e.name, tool_input: input };
-      // BeforeTool has no model-visible context: a warning goes to the person (and to the model in a shell call's output).
-      if ((d.notice ?? d.context) && d.deny === undefined) out.systemMessage = d.notice ?? d.context;
-    } else if (e.kind === 'stop') {
-      if (d.followUp) Object.assign(out, { decision: 'deny', reason: d.followUp });
-    } else if (e.kind === 'pre-compact') {
-      if (d.context) out.systemMessage = d.context;
-    } else if (d.context && (e.kind === 'post-tool' || e.kind === 'session-start')) {
-      out.hookSpecificOutput = { hookEventName: e.name, additionalContext: d.context };
-      if (d.notice) out.systemMessage = d.notice;
-    }
-    return Object.keys(out).length ? JSON.stringify(out) : null;
-  },
-};
-
-/** The input an allowed call runs with: a shell call with context prints it first to stderr, which its model reads. */
-function withContextPrinted(e: GuardEvent, d: Decision): Record<string, unknown> | undefined {
-  const input = d.updatedInput ?? e.toolInput;
-  const command = str(input.command);
-  if (!d.context || e.action.type !== 'shell' || command === null) return d.updatedInput;
-  return { ...input, command: `printf '%s\\n' ${shellQuote(d.context)} >&2\n${command}` };
-}
-
 export const record: ClientRecord = clientRecord({
   name: 'gemini-cli',
   home: { dir: '.gemini' },
@@ -108,15 +79,22 @@ export const record: ClientRecord = clientRecord({
   shellHooksOff: true,
   runsAnyRewrite: true,
   contextInShellOutput: true,
-  payload: 'events BeforeTool AfterTool SessionStart AfterAgent PreCompress, an ISO timestamp',
-  block: '{"decision":"deny","reason":…}',
+  shape: { kinds: KINDS, source: ['source', 'trigger', 'reason'] },
+  answer: {
+    deny: { decision: 'deny', reason: '$deny' },
+    // BeforeTool has no model-visible context: a warning goes to the person (and to the model in a shell call's output)
+    allow: { hookSpecificOutput: { hookEventName: '$name', tool_input: '$input' }, systemMessage: '$warning?' },
+    'post-tool': CONTEXT,
+    'session-start': CONTEXT,
+    stop: { decision: 'deny', reason: '$followUp' },
+    'pre-compact': { systemMessage: '$context' },
+  },
   contextBeforeTool: false,
   // observed with 0.61.0
   escapesContext: true,
   // node running its gemini bundle; it relaunches itself, and the nearest one is the CLI proper
   isProcess: (argv) => argv.slice(0, 3).some((a) => /(^|\/)gemini(\.js)?$/.test(a)),
   probes: claudeProbe('run_shell_command', () => ({ hook_event_name: 'BeforeTool', timestamp: new Date().toISOString() })),
-  adapter: gemini,
   wiring,
   front: { keys: CLAUDE_KEYS, events: KINDS, tools: { [SHELL]: 'command', write_file: 'write', replace: 'file_path' } },
   plugin: {

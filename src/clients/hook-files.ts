@@ -3,23 +3,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientName } from './names';
-import type { FileScope } from './record';
+import type { ClientPath } from './record';
 import { GUARD_TEXT } from './wiring';
-import { ALL_RECORDS } from './records';
+import { ALL_RECORDS, RECORDS } from './records';
+import { placed } from './places';
 
-export interface HookFile {
+/** A record's path of `client` (in the tables as the record has it; from hookFiles() absolute). */
+export type HookFile = ClientPath & {
   client: ClientName;
-  scope: FileScope;
-  /** absolute (in a Row of the tables: as the record has it, relative to the worktree or the home, or `$VAR/…`) */
-  file: string;
   /** where the client keeps which folders (or hooks) it trusts: it may not change at all */
   trust?: true;
-  /** (a plugin folder) every file in it runs, not only modules (Cline's hook folders) */
-  every?: true;
-}
+};
 
 /** The rows of one kind of every record, the first client naming a file keeping it (VS Code reads Claude Code's). */
-function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: FileScope; file: string; every?: true }[] | undefined, trust?: true): HookFile[] {
+function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly ClientPath[] | undefined, trust?: true): HookFile[] {
   const seen = new Set<string>();
   return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, scope: f.scope, file: f.file, ...(trust ? { trust } : {}), ...(f.every ? { every: f.every } : {}) }))).filter((row) => {
     const key = `${row.scope === 'local' ? 'project' : row.scope}:${row.file}`;
@@ -27,37 +24,18 @@ function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly { scope: FileS
   });
 }
 
-interface Tables {
-  /** Per client, per scope, where it reads hooks from (VS Code's agent reads Claude Code's and Copilot's files). */
-  hookFiles: HookFile[];
-  /** Per client, where it keeps its trust (Gemini CLI's and Qwen Code's trustedFolders.json, Copilot's config.json, Codex's config.toml). */
-  trustFiles: HookFile[];
-  /** Directories any JSON file of which a client reads hooks from (Copilot CLI and VS Code: `.github/hooks/*.json`). */
-  hookDirs: HookFile[];
-    /** Directories every module of which a client loads around its tools: one may rewrite a call after the guard judged it. */
-  pluginDirs: HookFile[];
-  /** The folders the records' `$VAR/…` paths stand for when the variable is unset, under the home. */
-  defaultDirs: Record<string, string>;
-}
+/** The records' paths by kind (their meaning: ClientRecord's fields of those names). */
+const readTables = () => ({
+  hookFiles: rows((r) => r.hookFiles),
+  trustFiles: rows((r) => r.trustFiles, true),
+  hookDirs: rows((r) => r.hookDirs),
+  pluginDirs: rows((r) => r.pluginDirs),
+});
+type Tables = ReturnType<typeof readTables>;
 
 // read from the records at first use: most calls write no such path, and a guard run's memory is bounded (docs/benchmarks.md)
 let tables: Tables | undefined;
-const TABLES = (): Tables =>
-  (tables ??= {
-    hookFiles: rows((r) => r.hookFiles),
-    trustFiles: rows((r) => r.trustFiles, true),
-    hookDirs: rows((r) => r.hookDirs),
-    pluginDirs: rows((r) => r.pluginDirs),
-    defaultDirs: Object.fromEntries(ALL_RECORDS.flatMap((r) => (r.home ? [[r.home.variable, r.home.dir]] : []))),
-  });
-
-function where(row: HookFile, worktree: string | null, home: string, env: NodeJS.ProcessEnv): string | null {
-  const m = /^\$([A-Z_]+)\/(.*)$/.exec(row.file);
-  if (m) return path.join(env[m[1]] || path.join(home, TABLES().defaultDirs[m[1]]), m[2]);
-  if (path.isAbsolute(row.file)) return row.file;
-  if (row.scope === 'user') return path.join(home, row.file);
-  return worktree === null ? null : path.join(worktree, row.file);
-}
+const TABLES = (): Tables => (tables ??= readTables());
 
 /** Every worktree of the repository at `commonDir` (`worktree` among them), read from the git directory: no git started. */
 export function worktreesOf(commonDir: string, worktree: string): string[] {
@@ -86,7 +64,7 @@ export function hookFiles(worktrees: readonly string[], home: string, env: NodeJ
     const out = new Map<string, HookFile>();
     for (const r of table) {
       for (const wt of r.scope === 'project' || r.scope === 'local' ? worktrees : [null]) {
-        const file = where(r, wt, home, env);
+        const file = placed(r.client, r.file, r.scope, wt, env, home);
         if (file === null) continue;
         const had = out.get(file);
         // a file that is both (Codex's config.toml, Copilot's config.json) is a trust file of its hooks' client
@@ -106,9 +84,9 @@ export const keptThere = (h: HookFile): string => (h.trust ? `where ${h.client} 
 
 /** A text naming a file or directory of the table (its first part: `.claude`, `.gemini`, `opencode.json`, …), for lines the guard cannot read whole. */
 let namesHookFile: RegExp | undefined;
-const namesOf = ({ hookFiles, trustFiles, defaultDirs }: Tables): RegExp =>
+const namesOf = ({ hookFiles, trustFiles }: Tables): RegExp =>
   new RegExp(
-    [...new Set([...hookFiles, ...trustFiles].map((r) => (r.file.startsWith('$') ? defaultDirs[r.file.slice(1, r.file.indexOf('/'))] : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
+    [...new Set([...hookFiles, ...trustFiles].map((r) => (r.file.startsWith('$') ? RECORDS[r.client].home!.dir : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
       .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join('|'),
   );
@@ -132,12 +110,10 @@ export function canonical(v: unknown): string {
   return `{${keys.sort().map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`).join(',')}}`;
 }
 
-type Leaf = string;
-
 /** What in a JSON text must stay: each guard entry where it is and whole, every switch of hooks, the sessions' environment. */
-function anchors(value: unknown): { guard: Leaf[]; switches: Leaf[] } {
-  const guard: Leaf[] = [];
-  const switches: Leaf[] = [];
+function anchors(value: unknown): { guard: string[]; switches: string[] } {
+  const guard: string[] = [];
+  const switches: string[] = [];
   const walk = (v: unknown, at: string, matcher: string): void => {
     if (Array.isArray(v)) return v.forEach((x) => walk(x, `${at}[]`, matcher));
     if (v && typeof v === 'object') {

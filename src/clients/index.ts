@@ -1,15 +1,11 @@
 // Tells the client apart (SPEC 6): by the `--client=<id>` the wiring states, else by its payload; hands back its adapter.
 import { namesOnlyReading, payloadTool, str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from './event';
 import { READ_ONLY_TOOLS, RECORDS } from './records';
-import { claude } from './claude';
-import { clientName } from './names';
-import { codex } from './codex';
-import { copilot, copilotAnswersNatively, copilotClaude, isCopilotClaudePayload } from './copilot';
-import { qwen } from './qwen';
-import { cursor, cursorAnswersNatively, isCursorPayload } from './cursor';
-import { devin, devinAnswersNatively, isDevinPayload } from './devin';
-import { gemini } from './gemini';
-import { claudeWired, isVSCodePayload, vscode } from './vscode';
+import { clientName, type ClientName } from './names';
+import { copilotAnswersNatively, copilotClaude, isCopilotClaudePayload } from './copilot';
+import { cursorAnswersNatively, isCursorPayload } from './cursor';
+import { devinAnswersNatively, isDevinPayload } from './devin';
+import { claudeWired, isVSCodePayload } from './vscode';
 
 /** Whether git-handoff's native wiring of the event's client answers a call that came through the Claude Code wiring. */
 export const answeredNatively = (e: GuardEvent): boolean => copilotAnswersNatively(e);
@@ -31,47 +27,51 @@ export function namedClient(argv: readonly string[] = process.argv): GuardClient
 
 /** The adapter for a payload: the client the wiring names, else the payload's shape; one answering nothing where another wiring answers. */
 export function detectClient(p: Record<string, unknown>, named: GuardClient | null = namedClient()): ClientAdapter {
-  const adapter = adapterOf(p, named);
+  const adapter = adapterFor(p, named);
   return answeredElsewhere(adapter, named, p) ? standingAside(adapter) : readsUnknownShapes(adapter);
 }
 
-function adapterOf(p: Record<string, unknown>, named: GuardClient | null): ClientAdapter {
+function adapterFor(p: Record<string, unknown>, named: GuardClient | null): ClientAdapter {
   // one wiring, many readers: clients that run Claude Code's wiring too, each with its own payload and protocol
   if (named === null || named === 'claude-code') {
     if (isCopilotClaudePayload(p)) return copilotClaude;
-    if (isVSCodePayload(p)) return vscode;
-    if (isCursorPayload(p)) return cursor;
-    if (isDevinPayload(p)) return devin;
+    const rider = isVSCodePayload(p) ? 'vscode' : isCursorPayload(p) ? 'cursor' : isDevinPayload(p) ? 'devin-cli' : null;
+    if (rider) return RECORDS[rider].adapter;
   }
   // VS Code's agent runs Copilot's hooks files too (`.github/hooks`)
-  if (named === 'copilot' && isVSCodePayload(p)) return vscode;
-  if (named) return RECORDS[named].adapter;
+  if (named === 'copilot' && isVSCodePayload(p)) return RECORDS.vscode.adapter;
+  return RECORDS[named ?? shapeOf(p)].adapter;
+}
+
+/** The client of a payload no wiring names, by its shape. */
+function shapeOf(p: Record<string, unknown>): ClientName {
   // Qwen Code gives its hooks its session id (a Gemini CLI fork: its payloads could pass for Gemini's)
-  if (typeof p.session_id === 'string' && process.env.QWEN_CODE_SESSION_ID === p.session_id) return qwen;
+  if (typeof p.session_id === 'string' && process.env.QWEN_CODE_SESSION_ID === p.session_id) return 'qwen-code';
   const name = str(p.hook_event_name) ?? '';
   // Copilot CLI's native payloads name no event and are camelCase throughout
-  if (p.hook_event_name === undefined && typeof p.sessionId === 'string') return copilot;
-  if (/^[a-z]/.test(name) && p.workspace_roots !== undefined) return cursor;
+  if (p.hook_event_name === undefined && typeof p.sessionId === 'string') return 'copilot';
+  if (/^[a-z]/.test(name) && p.workspace_roots !== undefined) return 'cursor';
   if (GEMINI_EVENTS.has(name) || GEMINI_TOOLS.has(str(p.tool_name) ?? '') || (p.timestamp !== undefined && p.turn_id === undefined && (name === 'SessionStart' || name === 'SessionEnd'))) {
-    return gemini;
+    return 'gemini-cli';
   }
   // Codex's SessionStart has no turn_id; its transcript is always a rollout-*.jsonl (observed with 0.169.0).
-  if (p.turn_id !== undefined || str(p.tool_name) === 'apply_patch' || /(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(str(p.transcript_path) ?? '')) return codex;
-  return claude;
+  if (p.turn_id !== undefined || str(p.tool_name) === 'apply_patch' || /(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(str(p.transcript_path) ?? '')) return 'codex';
+  return 'claude-code';
 }
 
 /** Whether another of git-handoff's wirings answers this call for its client (one answer a call): then this run answers nothing. */
 function answeredElsewhere(adapter: ClientAdapter, named: GuardClient | null, p: Record<string, unknown>): boolean {
   const viaClaude = named === null || named === 'claude-code';
-  if (!(viaClaude && (adapter === cursor || adapter === devin)) && !(named === 'copilot' && adapter === vscode)) return false;
+  const c = adapter.client;
+  if (!(viaClaude && (c === 'cursor' || c === 'devin-cli')) && !(named === 'copilot' && c === 'vscode')) return false;
   let e: GuardEvent;
   try {
     e = adapter.parse(p);
   } catch {
     return false;
   }
-  if (adapter === cursor) return cursorAnswersNatively(e);
-  if (adapter === devin) return devinAnswersNatively(e);
+  if (c === 'cursor') return cursorAnswersNatively(e);
+  if (c === 'devin-cli') return devinAnswersNatively(e);
   return claudeWired(e.cwd);
 }
 

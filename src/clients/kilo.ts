@@ -1,30 +1,24 @@
 // Kilo Code's CLI: an OpenCode fork; the OpenCode plugin with Kilo's folders and variable (docs/clients.md, Kilo Code).
-import { shapedAdapter, type ToClaude } from './common';
-import { pluginAnswer, pluginModule, SHAPE, wiring as opencodeWiring, type PluginSpec } from './opencode';
+import type { ToClaude } from './common';
+import { PLUGIN_ANSWER, pluginModule, SHAPE, wiring as opencodeWiring } from './opencode';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
-import { sessionVarOf } from './names';
 import type { Wiring } from './wiring';
 
 /** The tools Kilo Code (7.7.7) ships that cannot write or run anything: OpenCode's, and Kilo's board and recall. */
 const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task', 'board_read', 'kilo_local_recall'] as const;
 
 const KILO_PLUGIN_FILE = '.kilo/plugin/git-handoff.js';
-const KILO_PLUGIN_MARK = '// git-handoff plugin for Kilo Code';
-
-const spec = (command: string): PluginSpec => ({ command, mark: KILO_PLUGIN_MARK, label: 'Kilo Code', agent: 'kilo', readOnly: READ_ONLY, sessionVar: sessionVarOf('kilo-code')! });
 
 export const wiring: Wiring = {
   ...opencodeWiring,
   client: 'kilo-code',
   settings: KILO_PLUGIN_FILE,
   skills: null,
-  files: (command) => [{ file: KILO_PLUGIN_FILE, text: pluginModule(spec(command)) }],
+  files: (command) => [{ file: KILO_PLUGIN_FILE, text: pluginModule('kilo-code', 'Kilo Code', READ_ONLY, command) }],
 };
 
 /** background_process runs its command on start and restart (a shell call); its other actions read or stop. */
 const background: ToClaude = (a) => (a.action === 'start' || a.action === 'restart' ? { tool: 'Bash', input: a } : { type: 'other' });
-
-export const kilo = shapedAdapter('kilo-code', { ...SHAPE, tools: { ...SHAPE.tools, background_process: background } }, pluginAnswer);
 
 export const record: ClientRecord = clientRecord({
   name: 'kilo-code',
@@ -46,10 +40,9 @@ export const record: ClientRecord = clientRecord({
   routing: 'plugin',
   mcpNames: '<server>_<tool>',
   shellSession: 'always',
-  payload: "the git-handoff plugin's: Claude Code's event names, Kilo's tools and camelCase arguments (OpenCode's, and background_process {action, command})",
-  block: 'the guard answers {"deny":…}; the plugin throws it (the model reads it, the turn goes on)',
+  shape: { ...SHAPE, tools: { ...SHAPE.tools, background_process: background } },
+  answer: PLUGIN_ANSWER,
   contextBeforeTool: true,
   probes: claudeProbe('bash'),
-  adapter: kilo,
   wiring,
 });

@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { EventKind } from './event';
-import { editOf, exitRefusal, shapedAdapter, writeOf, type ToClaude } from './common';
+import { editOf, writeOf, type ToClaude } from './common';
 import { clientRecord, type ClientRecord } from './record';
 import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
@@ -59,9 +59,6 @@ function fsWrite(a: Record<string, unknown>) {
   return editOf({ new_str: a.new_str ?? a.file_text }, a.path);
 }
 
-// no session id in any payload (session: none read): every Kiro call is a stranger's (SPEC 6)
-export const kiro = shapedAdapter('kiro', { kinds: KINDS, tools: TOOLS, session: [], source: ['source'] }, exitRefusal());
-
 export const record: ClientRecord = clientRecord({
   name: 'kiro',
   home: { dir: '.kiro' },
@@ -80,11 +77,11 @@ export const record: ClientRecord = clientRecord({
   // matcher `*`: every tool, the read-only ones read as reads
   routing: 'every-tool',
   mcpNames: '@<server>/<tool>',
-  payload: 'camelCase hook_event_name (preToolUse), cwd, tool_name, tool_input; no session id',
-  block: 'exit 2, the reason on stderr (to the model)',
+  // no session id in any payload (session: none read): every Kiro call is a stranger's (SPEC 6)
+  shape: { kinds: KINDS, tools: TOOLS, session: [], source: ['source'] },
+  answer: { deny: 'exit' },
   guardLimit: 'no session id: every call is a stranger\'s',
   contextBeforeTool: false,
   probes: (cwd, command) => [['execute_bash', { hook_event_name: 'preToolUse', cwd, tool_name: 'execute_bash', tool_input: { command, summary: 'git-handoff doctor probe' } }]],
-  adapter: kiro,
   wiring,
 });

@@ -68,7 +68,7 @@ export function clientName(s: string | null | undefined): ClientName | null {
 /** The `--agent` short name of a client given by any of its names, else null (VS Code's agent has none). */
 export function agentName(s: string): Agent | null {
   const c = clientName(s);
-  return (Object.keys(AGENT_CLIENT) as Agent[]).find((a) => AGENT_CLIENT[a] === c) ?? null;
+  return AGENTS.find((a) => AGENT_CLIENT[a] === c) ?? null;
 }
 
 /** The variable each client's shell (or hooks) get with its session id, in the order read after GIT_HANDOFF_SESSION (SPEC 3). */
@@ -105,9 +105,6 @@ const MARKERS: ReadonlyArray<readonly [string, ClientName]> = [
   ['KILO', 'kilo-code'],
   ['OPENCODE', 'opencode'],
 ];
-
-/** The client whose shell this environment is, by its session variable or its marker; null when none says. */
-export const shellClient = (env: NodeJS.ProcessEnv): ClientName | null => agentSessionOf(env)?.client ?? null;
 
 /** The agent session an environment is inside, by its client's session variable (with the id) or marker; null: a person's. */
 export function agentSessionOf(env: NodeJS.ProcessEnv): { variable: string; client: ClientName; session: string | null } | null {

@@ -1,15 +1,16 @@
 // OpenCode: no hook commands, a plugin that runs the guard before each tool and sets the shell's session (docs/clients.md, OpenCode).
 import path from 'node:path';
-import { obj, str, type Decision, type GuardEvent } from './event';
-import { KINDS, shapedAdapter, type PayloadShape, type ToClaude } from './common';
+import { obj, str } from './event';
+import { KINDS, type Answer, type PayloadShape, type ToClaude } from './common';
 import { claudeProbe, clientRecord, type ClientRecord } from './record';
-import { sessionVarOf } from './names';
+import { agentName, sessionVarOf, type ClientName } from './names';
 import { filesWiring, type Wiring } from './wiring';
 import { userHome } from '../user-dirs';
 
 const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
 /** The mark on line 2 of the plugin install writes: what uninstall and doctor recognise as git-handoff's. */
-export const OPENCODE_PLUGIN_MARK = '// git-handoff plugin for OpenCode';
+const pluginMark = (label: string) => `// git-handoff plugin for ${label}`;
+export const OPENCODE_PLUGIN_MARK = pluginMark('OpenCode');
 
 export const wiring: Wiring = filesWiring({
   client: 'opencode',
@@ -47,52 +48,31 @@ const TOOLS: Record<string, ToClaude> = {
 export const SHAPE: PayloadShape = { kinds: KINDS, tools: TOOLS, source: ['source'] };
 
 /** The plugin's own answer: it throws `deny`, merges `args` into the call's, keeps `context` for the model. */
-export function pluginAnswer(e: GuardEvent, d: Decision): string | null {
-  const out: Record<string, unknown> = {};
-  if (e.kind === 'pre-tool') {
-    if (d.deny !== undefined) out.deny = d.deny;
-    else {
-      if (d.updatedInput) out.args = d.updatedInput;
-      if (d.context) out.context = d.context;
-    }
-  } else if (e.kind === 'stop') {
-    if (d.followUp) out.followUp = d.followUp;
-  } else if (d.context) out.context = d.context;
-  return Object.keys(out).length ? JSON.stringify(out) : null;
-}
-
-export const opencode = shapedAdapter('opencode', SHAPE, pluginAnswer);
-
-/** What a plugin module of OpenCode's plugin API says for one client: its guard command, mark, read-only tools, shell variable. */
-export interface PluginSpec {
-  /** the guard, `--client=<name>` */
-  command: string;
-  /** line 2: what uninstall and doctor recognise it by */
-  mark: string;
-  /** the client's name in its comments, and the install command that wrote it */
-  label: string;
-  agent: string;
-  readOnly: readonly string[];
-  /** the variable shell.env gives every shell: the session id */
-  sessionVar: string;
-}
+export const PLUGIN_ANSWER: Answer = {
+  deny: { deny: '$deny' },
+  allow: { args: '$input?', context: '$context?' },
+  stop: { followUp: '$followUp' },
+  ...Object.fromEntries(['post-tool', 'session-start', 'session-end', 'pre-compact', 'other'].map((kind) => [kind, { context: '$context' }])),
+};
 
 /** The plugin module install writes, running `command` (the guard, `--client=opencode`) through `sh -c`. */
-export const opencodePlugin = (command: string): string =>
-  pluginModule({ command, mark: OPENCODE_PLUGIN_MARK, label: 'OpenCode', agent: 'opencode', readOnly: READ_ONLY, sessionVar: sessionVarOf('opencode')! });
+export const opencodePlugin = (command: string): string => pluginModule('opencode', 'OpenCode', READ_ONLY, command);
 
-/** A plugin module of OpenCode's plugin API (OpenCode, and Kilo Code, its fork) running the guard through `sh -c`. */
-export function pluginModule(o: PluginSpec): string {
-  return `// Written by \`git handoff install --agent ${o.agent}\`; \`git handoff uninstall --agent ${o.agent}\` removes it.
-${o.mark}: runs the guard before each tool call (a refusal throws, and the model reads it), gives
-// the shell ${o.sessionVar}, puts the handoffs' startup view into the session's system prompt, and asks once
+/** A plugin module of OpenCode's plugin API for `client` (OpenCode, and Kilo Code, its fork) running the guard through `sh -c`. */
+export function pluginModule(client: ClientName, label: string, readOnly: readonly string[], command: string): string {
+  const agent = agentName(client);
+  // the variable shell.env gives every shell: the session id
+  const sessionVar = sessionVarOf(client);
+  return `// Written by \`git handoff install --agent ${agent}\`; \`git handoff uninstall --agent ${agent}\` removes it.
+${pluginMark(label)}: runs the guard before each tool call (a refusal throws, and the model reads it), gives
+// the shell ${sessionVar}, puts the handoffs' startup view into the session's system prompt, and asks once
 // at session.idle for a handoff note when files changed and none was written. No import beyond node's own.
 import { spawn } from "node:child_process"
 
-const GUARD = ${JSON.stringify(o.command)}
+const GUARD = ${JSON.stringify(command)}
 const TIMEOUT_MS = ${wiring.timeout}
 // the tools that cannot write or run anything: every other tool is the guard's to judge
-const READ_ONLY = new Set(${JSON.stringify(o.readOnly)})
+const READ_ONLY = new Set(${JSON.stringify(readOnly)})
 
 /** One payload to the guard; its answer ({deny}, {args, context}, {context}, {followUp}) or null. */
 function ask(payload, cwd) {
@@ -159,7 +139,7 @@ export const GitHandoff = async ({ directory, client }) => {
       output.output = (output.output ? output.output + "\\n\\n" : "") + note
     },
     "shell.env": async (input, output) => {
-      if (input.sessionID) output.env.${o.sessionVar} = input.sessionID
+      if (input.sessionID) output.env.${sessionVar} = input.sessionID
     },
   }
 }
@@ -185,10 +165,9 @@ export const record: ClientRecord = clientRecord({
   routing: 'plugin',
   mcpNames: '<server>_<tool>',
   shellSession: 'always',
-  payload: "the git-handoff plugin's: Claude Code's event names, OpenCode's tools and camelCase arguments",
-  block: 'the guard answers {"deny":…}; the plugin throws it',
+  shape: SHAPE,
+  answer: PLUGIN_ANSWER,
   contextBeforeTool: true,
   probes: claudeProbe('bash'),
-  adapter: opencode,
   wiring,
 });

@@ -2,22 +2,30 @@
 // worktree, its trust file. For the installers, doctor and the plugin checks, which name no client's path themselves.
 import path from 'node:path';
 import type { ClientName } from './names';
+import type { FileScope } from './record';
 import { RECORDS } from './records';
 import { userHome } from '../user-dirs';
 
 /** The folder `client` keeps its user files in (`~/.claude`, or `$CLAUDE_CONFIG_DIR`; `~/.gemini`). */
-export function userDir(client: ClientName, env: NodeJS.ProcessEnv = process.env): string {
+export function userDir(client: ClientName, env: NodeJS.ProcessEnv = process.env, home = userHome(env)): string {
   const h = RECORDS[client].home;
   if (!h) throw new Error(`${client} keeps no user folder`);
-  return (h.variable && env[h.variable]) || path.join(userHome(env), h.dir);
+  return (h.variable && env[h.variable]) || path.join(home, h.dir);
 }
 
-/** A record path (a user one `$VAR/x` or `~`-relative, a project one in `worktree`) as an absolute path. */
-export function placed(client: ClientName, file: string, scope: 'project' | 'local' | 'user' | 'system', worktree: string | null, env: NodeJS.ProcessEnv = process.env): string | null {
+/** A record path (a user one `$VAR/x` in its user folder or `~`-relative, a project one in `worktree`) as an absolute path. */
+export function placed(
+  client: ClientName,
+  file: string,
+  scope: FileScope,
+  worktree: string | null,
+  env: NodeJS.ProcessEnv = process.env,
+  home = userHome(env),
+): string | null {
   const m = /^\$[A-Z_]+\/(.*)$/.exec(file);
-  if (m) return path.join(userDir(client, env), m[1]);
+  if (m) return path.join(userDir(client, env, home), m[1]);
   if (path.isAbsolute(file)) return file;
-  if (scope === 'user') return path.join(userHome(env), file);
+  if (scope === 'user') return path.join(home, file);
   return worktree === null ? null : path.join(worktree, file);
 }
 

@@ -1,6 +1,6 @@
 // Qwen Code: Claude Code's hook format in .qwen/settings.json with Qwen's tool names (docs/clients.md, Qwen Code).
 import { str, unknownShape } from './event';
-import { CLAUDE_KEYS, KINDS, shapedAdapter, type ToClaude } from './common';
+import { CLAUDE_KEYS, KINDS, type ToClaude } from './common';
 import { claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
 import { HOOK_TIMEOUT_S } from './wiring';
 
@@ -18,8 +18,6 @@ const TOOLS: Record<string, ToClaude> = {
   exec: (a) => unknownShape('exec', { code: str(a.source) ?? '', language: 'javascript' }),
 };
 
-export const qwen = shapedAdapter('qwen-code', { kinds: KINDS, tools: TOOLS, source: ['source'] });
-
 export const record: ClientRecord = clientRecord({
   name: 'qwen-code',
   home: { dir: '.qwen' },
@@ -32,11 +30,9 @@ export const record: ClientRecord = clientRecord({
   trustFiles: [{ scope: 'user', file: '.qwen/trustedFolders.json' }],
   readOnly: READ_ONLY,
   shellSession: 'as-hook',
-  payload: "Claude Code's, with Qwen's tools (run_shell_command {command}, write_file {file_path, content}, edit {file_path, old_string, new_string}), permission_mode, prompt_id",
-  block: "Claude Code's (a flat permissionDecision is ignored)",
   contextBeforeTool: true,
   probes: claudeProbe('run_shell_command'),
-  adapter: qwen,
+  shape: { kinds: KINDS, tools: TOOLS, source: ['source'] },
   wiring: {
     client: 'qwen-code',
     format: 'settings',

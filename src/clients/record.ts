@@ -1,6 +1,7 @@
 // One record per client: wiring, routing, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
 import { agentName, sessionVarOf, type Agent, type ClientName } from './names';
 import type { ClientAdapter, EventKind } from './event';
+import { CLAUDE_ANSWER, KINDS, readShaped, render, type Answer, type PayloadShape } from './common';
 import type { Wiring } from './wiring';
 
 /** How the front reads a tool's input: a shell line, the file written (under which key, with its content), a patch. */
@@ -50,7 +51,7 @@ export const PROBE_COMMAND = 'git update-ref -d refs/handoffs/doctor/probe-wirin
 export type FileScope = 'project' | 'local' | 'user' | 'system';
 
 /** A file or folder a client reads: relative to a worktree (project, local), to the home (user; `$VAR/…`), or absolute. */
-interface ClientPath {
+export interface ClientPath {
   scope: FileScope;
   file: string;
   /** (a plugin folder) every file in it runs, whatever its extension (Cline's hook folders), not only modules */
@@ -91,10 +92,10 @@ export interface ClientRecord {
   sessionVar: string | null;
   /** whether its shell knows the session untold: always, as-hook (when the hook has `sessionVar`), never (the guard adds it) */
   shellSession: 'always' | 'as-hook' | 'never';
-  /** its payload's shape, as the guard tells it apart (docs/clients.md) */
-  payload: string;
-  /** how it is told to refuse a call */
-  block: string;
+  /** how its payload names the call (docs/clients.md) */
+  shape: PayloadShape;
+  /** how it is told a verdict */
+  answer: Answer;
   /** whether a before-tool answer's context reaches its model (else a warning waits for its after-tool hook, if any) */
   contextBeforeTool: boolean;
   /** when it also runs Claude Code's wiring (`.claude/settings.json`), sending its own payload there */
@@ -125,6 +126,7 @@ export interface ClientRecord {
   isProcess?: (argv: string[], comm: string) => boolean;
   /** doctor's probes: a shell call of `command` in each shape it sends its before-tool hook (labelled), to be refused */
   probes: (cwd: string, command: string) => Array<[string, Record<string, unknown>]>;
+  /** its payload read by `shape`, answered by `answer` */
   adapter: ClientAdapter;
   wiring: Wiring | null;
   front: FrontFacts | null;
@@ -136,18 +138,34 @@ export const claudeProbe =
   (tool: string, fields: (command: string) => Record<string, unknown> = () => ({})): ClientRecord['probes'] =>
   (cwd, command) => [[tool, { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { command }, ...fields(command) }]];
 
-type Defaulted = 'agent' | 'trustFiles' | 'sessionVar' | 'shellSession' | 'front' | 'routing' | 'mcpNames';
+type Defaulted = 'agent' | 'trustFiles' | 'sessionVar' | 'shellSession' | 'front' | 'routing' | 'mcpNames' | 'shape' | 'answer';
 
-/** A record with what most clients leave out: its agent and session variable from names.ts, no trust file or front facts, a matcher. */
-export const clientRecord = (r: Omit<ClientRecord, Defaulted> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => ({
-  agent: agentName(r.name),
-  trustFiles: [],
-  sessionVar: sessionVarOf(r.name),
-  shellSession: 'never',
-  front: null,
-  routing: 'matcher',
-  mcpNames: 'mcp__<server>__<tool>',
-  ...r,
+/**
+ * A record with what most clients leave out: its agent and session variable from names.ts, no trust file or front
+ * facts, a matcher, Claude Code's payload and answer.
+ */
+export const clientRecord = (r: Omit<ClientRecord, Defaulted | 'adapter'> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => {
+  const record: Omit<ClientRecord, 'adapter'> = {
+    agent: agentName(r.name),
+    trustFiles: [],
+    sessionVar: sessionVarOf(r.name),
+    shellSession: 'never',
+    front: null,
+    routing: 'matcher',
+    mcpNames: 'mcp__<server>__<tool>',
+    shape: { kinds: KINDS },
+    answer: CLAUDE_ANSWER,
+    ...r,
+  };
+  return { ...record, adapter: adapterOf(record) };
+};
+
+/** The adapter of a client whose payload is `shape`, answered as `answer` says. */
+type Adapted = Pick<ClientRecord, 'name' | 'shape' | 'answer' | 'contextInShellOutput'>;
+export const adapterOf = ({ name, shape, answer, contextInShellOutput }: Adapted): ClientAdapter => ({
+  client: name,
+  parse: (p) => readShaped(name, shape, p),
+  render: (e, d) => render(answer, !!contextInShellOutput, e, d),
 });
 
 /** A character as a regex literal that JavaScript and Rust's regex crate both read so (a class's `-` and `^` too). */

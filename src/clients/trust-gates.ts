@@ -3,8 +3,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Agent, ClientName } from './names';
-import { folderTrust } from './folder-trust';
-import { trustFile } from './places';
+import { trustFile, userDir } from './places';
+import { readJsonOr } from '../read-file';
 import { RECORDS } from './records';
 import type { DoctorItem } from '../wiring';
 import { CODEX_TRUST_HOW, codexTrust, loginShellProblem } from './codex-trust';
@@ -40,6 +40,30 @@ const codexGate: TrustGate = (worktree, ctx) => {
       : { component: 'agent codex trust', status: 'ok', detail: `the project and every git-handoff hook are trusted in ${t.configFile}` },
   ];
 };
+
+/**
+ * Folder trust as Gemini CLI and its fork Qwen Code resolve it, for `worktree` (their user settings.json
+ * security.folderTrust, on by default where `enabledByDefault`, and the rules of their trust file).
+ */
+function folderTrust(client: ClientName, worktree: string, enabledByDefault: boolean, env: NodeJS.ProcessEnv) {
+  const settings = path.join(userDir(client, env), 'settings.json');
+  const trusts = trustFile(client, env);
+  const said = readJsonOr(settings)?.security?.folderTrust?.enabled;
+  if (!(said === undefined ? enabledByDefault : said === true)) return { state: 'off', settings, trustFile: trusts } as const;
+  const rules: Record<string, unknown> = readJsonOr(trusts) ?? {};
+  // the deepest rule covering the folder wins (TRUST_PARENT covers the rule's parent), and at equal depth DO_NOT_TRUST
+  const here = path.resolve(worktree);
+  let best: { depth: number; trusted: boolean } | null = null;
+  for (const [p, level] of Object.entries(rules)) {
+    const root = level === 'TRUST_PARENT' ? path.dirname(path.resolve(p)) : path.resolve(p);
+    const rel = path.relative(root, here);
+    if (rel.startsWith('..') || path.isAbsolute(rel) || (level !== 'TRUST_FOLDER' && level !== 'TRUST_PARENT' && level !== 'DO_NOT_TRUST')) continue;
+    const depth = root.split(path.sep).filter(Boolean).length;
+    const trusted = level !== 'DO_NOT_TRUST';
+    if (!best || depth > best.depth || (depth === best.depth && !trusted)) best = { depth, trusted };
+  }
+  return { state: best?.trusted ? 'trusted' : 'untrusted', settings, trustFile: trusts } as const;
+}
 
 /** A folder trust gate (on by default or not): in an untrusted folder the client runs no project hook; `how` trusts it. */
 const folderGate =

@@ -1,8 +1,8 @@
 // VS Code's agent: Claude Code's or Copilot's hooks files, its own payload and tools (docs/clients.md, VS Code).
 import path from 'node:path';
-import { obj, str, unknownShape, type ClientAdapter, type Decision, type EventKind, type GuardEvent, type ToolAction } from './event';
+import { obj, str, unknownShape, type EventKind, type ToolAction } from './event';
 import { record as claudeRecord } from './claude';
-import { KINDS, readShaped, renderClaudeLike, type ToClaude } from './common';
+import { CLAUDE_ANSWER, KINDS, type ToClaude } from './common';
 import { wiredWithGuard } from './wiring';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 
@@ -81,20 +81,6 @@ export function isVSCodePayload(p: Record<string, unknown>): boolean {
 /** Whether Claude Code's wiring is in the workspace: VS Code's agent runs it too, and it answers, not the Copilot wiring. */
 export const claudeWired = (cwd: string): boolean => wiredWithGuard(path.join(cwd, claudeRecord.wiring!.settings));
 
-export const vscode: ClientAdapter = {
-  client: 'vscode',
-  parse(p) {
-    const e = readShaped('vscode', { kinds: VSCODE_KINDS, tools: TOOLS, event: ['hook_event_name', 'hookEventName'], session: ['session_id', 'sessionId'], tool: ['tool_name', 'toolName'], input: ['tool_input', 'toolInput'], source: ['source'] }, p);
-    // its only SessionStart is a new session's
-    return e.source === 'new' ? { ...e, source: 'startup' } : e;
-  },
-  render(e: GuardEvent, d: Decision): string | null {
-    // a Stop is kept going only by a decision inside hookSpecificOutput
-    if (e.kind === 'stop') return d.followUp ? JSON.stringify({ decision: 'block', reason: d.followUp, hookSpecificOutput: { hookEventName: e.name, decision: 'block', reason: d.followUp } }) : null;
-    return renderClaudeLike(e, d);
-  },
-};
-
 export const record: ClientRecord = clientRecord({
   name: 'vscode',
   // chat.hookFilesLocations by default: Claude Code's files and Copilot's folder
@@ -107,8 +93,22 @@ export const record: ClientRecord = clientRecord({
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
-  payload: "Claude Code's events with an ISO timestamp, hookEventName/sessionId (1.110) or hook_event_name/session_id, tool_use_id, its own tools",
-  block: "Claude Code's hookSpecificOutput (a Stop's block inside it too)",
+  shape: {
+    kinds: VSCODE_KINDS,
+    tools: TOOLS,
+    event: ['hook_event_name', 'hookEventName'],
+    session: ['session_id', 'sessionId'],
+    tool: ['tool_name', 'toolName'],
+    input: ['tool_input', 'toolInput'],
+    source: ['source'],
+    // its only SessionStart is a new session's
+    reshape: (p) => (p.source === 'new' ? { ...p, source: 'startup' } : p),
+  },
+  // a Stop is kept going only by a decision inside hookSpecificOutput
+  answer: {
+    ...CLAUDE_ANSWER,
+    stop: { decision: 'block', reason: '$followUp', hookSpecificOutput: { hookEventName: '$name', decision: 'block', reason: '$followUp' } },
+  },
   contextBeforeTool: true,
   runsHandoffRewrite: true,
   readsClaude: 'by default: chat.hookFilesLocations, every tool, matchers ignored',
@@ -120,6 +120,5 @@ export const record: ClientRecord = clientRecord({
       ['runInTerminal, VS Code 1.110', { ...common, hookEventName: 'PreToolUse', sessionId: PROBE_SESSION, tool_name: 'runInTerminal' }],
     ];
   },
-  adapter: vscode,
   wiring: null,
 });

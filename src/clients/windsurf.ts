@@ -1,6 +1,6 @@
 // Windsurf's Cascade hooks: one per kind of action, no matcher, exit 2 refuses (docs/clients.md, Windsurf).
-import { exitRefusal, readShaped, type ToClaude } from './common';
-import { obj, str, type ClientAdapter, type EventKind } from './event';
+import type { ToClaude } from './common';
+import { obj, str, type EventKind } from './event';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { filesWiring, type Wiring } from './wiring';
 
@@ -33,13 +33,6 @@ function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
   return { hook_event_name: name, trajectory_id: p.trajectory_id, cwd: info.cwd, tool_name: tool, tool_input: mcp ? obj(info.mcp_tool_arguments) : info };
 }
 
-export const windsurf: ClientAdapter = {
-  client: 'windsurf',
-  parse: (p) => readShaped('windsurf', { kinds: KINDS, tools: TOOLS, session: ['trajectory_id'] }, asToolCall(p)),
-  // exit 2 refuses, with the reason on stderr; nothing else is read
-  render: exitRefusal(),
-};
-
 export const record: ClientRecord = clientRecord({
   name: 'windsurf',
   home: { dir: '.codeium/windsurf' },
@@ -55,10 +48,10 @@ export const record: ClientRecord = clientRecord({
   routing: 'events',
   // its pre_mcp_tool_use names the server and the tool; the guard reads them as mcp_<server>_<tool>
   mcpNames: 'mcp_<server>_<tool>',
-  payload: 'agent_action_name (pre_run_command, pre_write_code, pre_mcp_tool_use), trajectory_id, execution_id, tool_info',
-  block: 'exit 2, the reason on stderr',
+  shape: { kinds: KINDS, tools: TOOLS, session: ['trajectory_id'], reshape: asToolCall },
+  // exit 2 refuses, with the reason on stderr; nothing else is read
+  answer: { deny: 'exit' },
   contextBeforeTool: false,
   probes: (cwd, command) => [['pre_run_command', { agent_action_name: 'pre_run_command', trajectory_id: PROBE_SESSION, execution_id: 'doctor', timestamp: new Date().toISOString(), tool_info: { command_line: command, cwd } }]],
-  adapter: windsurf,
   wiring,
 });

@@ -22,7 +22,7 @@ function stubOf(args: string[]): { args: string[]; stub: StubBuild } {
 }
 
 /** An older build's stub called: this build's stubs put in its place (launcher and chained hook kept). Never fails the hook. */
-function refreshOlderStubs(repo: Repo, name: string): void {
+function refreshOlderStubs(repo: Repo): void {
   try {
     const done = refreshStubs(repo);
     if (done.length) process.stderr.write(`git-handoff: the git hooks here were an older build's; brought up to this one (${done.length} of them, as \`git handoff install --hooks\` does)\n`);
@@ -80,7 +80,7 @@ export async function runGithook(name: string, argv: string[]): Promise<number> 
     const r = repo;
     const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, client: session?.client ?? null, env: process.env, stub, config: () => (config ??= readConfig(r)) };
     const refusal = await handler.run()(ctx);
-    if (stub === 'older') refreshOlderStubs(r, name);
+    if (stub === 'older') refreshOlderStubs(r);
     if (!refusal) return 0;
     const { formatRefusal } = require('./refusal') as typeof import('./refusal');
     if (process.env.GIT_HANDOFF_BYPASS === '1') {

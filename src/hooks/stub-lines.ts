@@ -1,7 +1,7 @@
 // The hook stub's (git-hooks/stub.sh) lines taken from TypeScript, so none is kept by hand: `install --hooks` and the
 // build write them.
 import path from 'node:path';
-import { SESSION_VARS } from '../clients/names';
+import { SESSION_ID_VARS } from '../clients/names';
 import { TRAILER } from '../handoff/store/document';
 import { shellQuote } from '../clients/event';
 import { SESSION_RE } from '../handoff/state/session';
@@ -11,9 +11,6 @@ import { DECIDED_PREFIX, STUB_ARG } from '../git/hook-stub';
 
 /** A case-insensitive sh pattern of a trailer key. */
 export const caseGlob = (key: string) => [...key].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toUpperCase()}${ch.toLowerCase()}]` : ch)).join('');
-
-/** The variables the stub reads a session id from, in the order node does (src/handoff/state/session.ts). */
-export const STUB_SESSION_VARS: readonly string[] = ['GIT_HANDOFF_SESSION', ...SESSION_VARS.map(([v]) => v)];
 
 export const KEY_LINE = /^SESSION_KEY=.*$/m;
 export const SESSION_LINE = /^session=.*$/m;
@@ -35,8 +32,8 @@ function sessionShape(): { bad: string; max: number } {
 export const stubLines = (): ReadonlyArray<readonly [RegExp, string]> => {
   const valid = sessionShape();
   return [
-    // the first variable set and not empty: ${A:-${B:-$C}}
-    [SESSION_LINE, `session=${STUB_SESSION_VARS.slice(0, -1).reduceRight((inner, v) => `\${${v}:-${inner}}`, `$${STUB_SESSION_VARS.at(-1)}`)}`],
+    // the first variable set and not empty, in the order node reads them: ${A:-${B:-$C}}
+    [SESSION_LINE, `session=${SESSION_ID_VARS.slice(0, -1).reduceRight((inner, v) => `\${${v}:-${inner}}`, `$${SESSION_ID_VARS.at(-1)}`)}`],
     [KEY_LINE, `SESSION_KEY=${shellQuote(caseGlob(TRAILER.session))}`],
     [VALID_LINE, `SESSION_BAD=${shellQuote(valid.bad)} SESSION_MAX=${valid.max}`],
     // an input naming one anywhere (a superset of the handler's reading: the ref field, a prefix or the whole ref)

@@ -8,13 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { FRONT_CLIENTS } from '../../src/clients/front';
 import type { FrontShape } from '../../src/clients/record';
 import { detectClient } from '../../src/clients/index';
-import { CLIENT_NAMES, SESSION_VARS } from '../../src/clients/names';
+import { CLIENT_NAMES, SESSION_ID_VARS, SESSION_VARS } from '../../src/clients/names';
 import { WIRING } from '../../src/clients/wirings';
 import { RECORDS } from '../../src/clients/records';
 import { pluginGuardCommand } from '../../src/install/plugin-folders';
 import { eventCommand, guardCommand } from '../../src/install/agents';
 import { resolveSession } from '../../src/handoff/state/session';
-import { CHECKED_LINE, NAMES_LINE, STUB_SESSION_VARS, withStubLines } from '../../src/hooks/stub-lines';
+import { CHECKED_LINE, NAMES_LINE, withStubLines } from '../../src/hooks/stub-lines';
 import { CHECKED_REFS } from '../../src/hooks/transaction';
 import { claimsMarker } from '../../src/handoff/state/claims-marker';
 import { stubText } from '../../src/hooks/install';
@@ -58,7 +58,7 @@ describe('the hook stub and the session variables', () => {
     for (const c of CLIENT_NAMES.filter((n) => RECORDS[n].sessionVar !== null)) expect(SESSION_VARS.some(([, k]) => k === c), c).toBe(true);
     for (const text of [STUB, stubText('/x/git-handoff')]) {
       const line = sessionLine(text);
-      for (const v of STUB_SESSION_VARS) expect(line, v).toContain(v);
+      for (const v of SESSION_ID_VARS) expect(line, v).toContain(v);
       // each variable alone, and each with every later one set too: the stub picks what node picks
       for (let i = 0; i < vars.length; i++) {
         for (const later of [[], vars.slice(i + 1)]) {

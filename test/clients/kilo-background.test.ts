@@ -1,7 +1,9 @@
 // Kilo Code's background_process (read through the OpenCode plugin's payload shape): its start and restart run a shell
 // command, judged as one; its other actions read or stop a process and are not.
 import { describe, expect, it } from 'vitest';
-import { kilo } from '../../src/clients/kilo';
+import { RECORDS } from '../../src/clients/records';
+
+const kilo = RECORDS['kilo-code'].adapter;
 
 const call = (tool: string, input: Record<string, unknown>) => kilo.parse({ hook_event_name: 'PreToolUse', session_id: 's', cwd: '/tmp', tool_name: tool, tool_input: input });
 

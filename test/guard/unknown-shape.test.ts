@@ -6,7 +6,7 @@ import { hookCommand } from '../../src/clients/wiring';
 import { WIRING } from '../../src/clients/wirings';
 import { FRONT } from './spellings';
 import { detectClient, namedClient, readsUnknownShapes } from '../../src/clients/index';
-import { claude } from '../../src/clients/claude';
+import { RECORDS } from '../../src/clients/records';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { unknownShape } from '../../src/clients/event';
@@ -131,7 +131,7 @@ describe('unknown shapes are judged', () => {
 
   it('an adapter that throws is read as an unknown shape: the call it carries is judged, not allowed for the throw', async () => {
     const repo = await foreignWorld();
-    const throwing = readsUnknownShapes({ ...claude, parse: () => { throw new Error('boom'); } });
+    const throwing = readsUnknownShapes({ ...RECORDS['claude-code'].adapter, parse: () => { throw new Error('boom'); } });
     const p = { session_id: ME, cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: `git update-ref -d ${THEIR_REF}` } };
     const event = throwing.parse(p);
     expect(event).toMatchObject({ kind: 'pre-tool', action: { type: 'shell' } });

@@ -1,5 +1,5 @@
 // Session ids (SPEC 3): validation and where a command finds its own.
-import { CLIENT_NAMES, clientName, PLUGIN_SESSION_VARS, SESSION_VARS, shellClient } from '../../clients/names';
+import { agentSessionOf, CLIENT_NAMES, clientName, PLUGIN_SESSION_VARS, SESSION_VARS } from '../../clients/names';
 import { CLIENT_VAR } from '../../environment';
 import { HandoffError } from '../../errors';
 
@@ -29,7 +29,7 @@ const ENV_SOURCES: ReadonlyArray<readonly [string, Client | null]> = [['GIT_HAND
 
 /** GIT_HANDOFF_CLIENT may use an alias. */
 function ambientClient(env: NodeJS.ProcessEnv): Client {
-  return clientName(env[CLIENT_VAR]) ?? shellClient(env) ?? 'cli';
+  return clientName(env[CLIENT_VAR]) ?? agentSessionOf(env)?.client ?? 'cli';
 }
 
 /** Resolution order of SPEC 3: --session, GIT_HANDOFF_SESSION, then each client's own variable. */
