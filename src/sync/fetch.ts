@@ -1,7 +1,8 @@
 // `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
 import type { RefOp } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from '../handoff/store/format';
+import { FORMAT1_ARCHIVE_HINT } from '../handoff/store/format';
+import { archivalOf } from '../handoff/store/ref-updates';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
 import { checkAdvances, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
@@ -80,6 +81,16 @@ export type Sides = ReturnType<typeof readSides>;
 /** The handoff (`<B>/<T>`) an archive entry's key (`<B>/<T>/<stamp>`) is of. */
 export const handoffKeyOf = (archiveKey: string) => archiveKey.split('/').slice(0, 2).join('/');
 
+/** Archive entries by handoff key: an entry is a version on top of the tip it archived, naming who archived it. */
+export function entriesOf(archive: Map<string, string>): Map<string, Array<{ ref: string; oid: string }>> {
+  const m = new Map<string, Array<{ ref: string; oid: string }>>();
+  for (const [k, oid] of archive) {
+    const hk = handoffKeyOf(k);
+    m.set(hk, [...(m.get(hk) ?? []), { ref: ARCHIVE_PREFIX + k, oid }]);
+  }
+  return m;
+}
+
 /** The archive entries on either side past this clone's retention (handoff.archiveRetention). */
 export const pastRetentionOf = (repo: Repo, s: Sides) => pastRetention([...new Set([...s.localArchive.keys(), ...s.remoteArchive.keys()])], retentionOf(repo));
 
@@ -129,15 +140,6 @@ const names = (ref: string) => {
 /** Classifies each handoff against the fetched tracking refs and applies what may move; `before`: what the remote had live before the fetch. */
 export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { has(key: string): boolean } }, now: Sides, progress?: (line: string) => void): FetchResult {
   const keys = [...new Set([...now.local.keys(), ...now.remote.keys()])].filter((k) => parseRef(HANDOFF_PREFIX + k));
-  // Archive entries by handoff: an entry is a version on top of the tip it archived, naming who archived it.
-  const entriesOf = (archive: Map<string, string>) => {
-    const m = new Map<string, Array<{ entry: string; oid: string }>>();
-    for (const [k, oid] of archive) {
-      const hk = handoffKeyOf(k);
-      m.set(hk, [...(m.get(hk) ?? []), { entry: ARCHIVE_PREFIX + k, oid }]);
-    }
-    return m;
-  };
   const remoteEntries = entriesOf(now.remoteArchive);
   const localEntries = entriesOf(now.localArchive);
 
@@ -149,32 +151,27 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
     ...archiving.flatMap((k) => [now.local.get(k) ?? now.remote.get(k)!, ...[...(remoteEntries.get(k) ?? []), ...(localEntries.get(k) ?? [])].map((e) => e.oid)]),
   ]);
   if (keys.length > 20) progress?.(`merging ${keys.length} handoffs from ${remote}`);
-  const archivalOf = (entries: Array<{ entry: string; oid: string }> | undefined, tip: string) => entries?.find((e) => e.oid !== tip && isAnc(tip, e.oid));
 
   const handoffs: HandoffMerge[] = [];
-  let format1: boolean | undefined;
   for (const k of keys) {
     const ref = HANDOFF_PREFIX + k;
     const local = now.local.get(k) ?? null;
     const rem = now.remote.get(k) ?? null;
     const base = { ref, ...names(ref), local, remote: rem };
     if (local && !rem) {
-      const archived = archivalOf(remoteEntries.get(k), local);
-      const bare = remoteEntries.get(k)?.find((e) => e.oid === local);
-      // archived over there: an entry there adds a version on top of this very tip
-      if (archived) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry, archive: archived.oid });
-      // a format-1 archive: taken in where handoff.minFormat is 1 (SPEC 2), else refused and kept live
-      else if (bare && before.remote.has(k) && (format1 ??= takesFormat1Archives(repo))) {
-        handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: bare.entry, archive: bare.oid });
-      } else if (bare && before.remote.has(k)) {
-        const violation: Violation = { rule: 'delete', message: `${bare.entry} points at the tip itself and records nobody: an archive adds a version naming the session that archived it; ${FORMAT1_ARCHIVE_HINT}` };
+      const a = archivalOf(repo, remoteEntries.get(k), local, isAnc);
+      // archived over there (an entry at the tip itself counts only where the remote held the handoff before this fetch)
+      if (!a || (a.bare && !before.remote.has(k))) handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
+      else if (!a.refused) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: a.entry.ref, archive: a.entry.oid });
+      else {
+        const violation: Violation = { rule: 'delete', message: `${a.refused}; ${FORMAT1_ARCHIVE_HINT}` };
         handoffs.push({ ...base, case: 'same', action: 'refused', violation, message: `archive not applied: ${violation.message}` });
-      } else handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
+      }
     } else if (!local && rem) {
       // archived here and not sent yet (an entry the remote has already was restored over there: taken in)
-      const unsent = localEntries.get(k)?.filter((e) => !now.remoteArchive.has(e.entry.slice(ARCHIVE_PREFIX.length)));
-      const archivedHere = archivalOf(unsent, rem) ?? unsent?.find((e) => e.oid === rem);
-      if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere.entry });
+      const unsent = localEntries.get(k)?.filter((e) => !now.remoteArchive.has(e.ref.slice(ARCHIVE_PREFIX.length)));
+      const archivedHere = archivalOf(repo, unsent, rem, isAnc);
+      if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere.entry.ref });
       else handoffs.push({ ...base, case: 'new', action: 'created' });
     } else {
       const c = CASE_OF[compareTips(isAnc, local!, rem!)];

@@ -15,10 +15,11 @@ import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
 import type { Violation } from '../handoff/store/ownership';
 import { keyOf } from '../handoff/store/tx/record';
+import { archivalOf } from '../handoff/store/ref-updates';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
 export interface PushUpdate {
@@ -66,45 +67,44 @@ export interface PushResult {
 }
 
 /** What a push would send, from the local refs against the tracking refs (no network). */
-export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
+function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
   const updates: PushUpdate[] = [];
   const skipped: PushSkip[] = [];
+  const theirEntries = entriesOf(sides.remoteArchive);
+  const ourEntries = entriesOf(sides.localArchive);
   const differing = [...sides.local].filter(([k, oid]) => sides.remote.has(k) && sides.remote.get(k) !== oid);
+  // a handoff live on one side only, with an archive entry on the other: is that entry on top of it (archivalOf)
+  const archived = [
+    ...[...sides.local].filter(([k]) => !sides.remote.has(k) && theirEntries.has(k)).flatMap(([k, oid]) => [oid, ...theirEntries.get(k)!.map((e) => e.oid)]),
+    ...[...sides.remote].filter(([k]) => !sides.local.has(k) && ourEntries.has(k)).flatMap(([k, oid]) => [oid, ...ourEntries.get(k)!.map((e) => e.oid)]),
+  ];
   const { local: notes, remote: theirNotes } = sides.receipts;
   const notesDiffer = !!notes && !!theirNotes && notes !== theirNotes;
-  const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...(notesDiffer ? [notes, theirNotes] : [])]);
+  const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...archived, ...(notesDiffer ? [notes, theirNotes] : [])]);
   // receipts go fast-forward only: a remote ahead or diverged is merged by the next fetch, then pushed
   if (notes && (!theirNotes || (notesDiffer && isAnc(theirNotes, notes)))) updates.push({ ref: NOTES_REF, newOid: notes, oldOid: theirNotes, kind: 'receipts' });
-  // a format-1 archive over there of exactly the tip this clone keeps live (not taken in here): never undone by a push
-  const archivedThere = new Set([...sides.remoteArchive].map(([k, oid]) => `${handoffKeyOf(k)}\0${oid}`));
   for (const [k, oid] of sides.local) {
     const ref = HANDOFF_PREFIX + k;
     if (!parseRef(ref)) continue;
     const theirs = sides.remote.get(k) ?? null;
     if (theirs === oid) continue;
-    if (!theirs && archivedThere.has(`${k}\0${oid}`)) skipped.push({ ref, state: 'archived-there', local: oid, remote: oid });
+    // a format-1 archive over there of exactly the tip this clone keeps live (not taken in here): never undone by a push
+    if (!theirs && archivalOf(repo, theirEntries.get(k), oid, isAnc)?.bare) skipped.push({ ref, state: 'archived-there', local: oid, remote: oid });
     else if (!theirs) updates.push({ ref, newOid: oid, oldOid: null, kind: 'create' });
     else if (isAnc(theirs, oid)) updates.push({ ref, newOid: oid, oldOid: theirs, kind: 'fast-forward' });
     else skipped.push({ ref, state: isAnc(oid, theirs) ? 'behind' : 'diverged', local: oid, remote: theirs });
   }
-  const archivedHere = new Map<string, string[]>();
-  const unsent: PushUpdate[] = [];
-  for (const [k, oid] of sides.localArchive) {
-    const ref = ARCHIVE_PREFIX + k;
-    if (!parseRef(ref)) continue;
-    const hk = handoffKeyOf(k);
-    archivedHere.set(hk, [...(archivedHere.get(hk) ?? []), oid]);
-    if (!sides.remoteArchive.has(k)) unsent.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
-  }
-  // Archived here (an entry is a version on top of the tip it archived), still live there at that tip: the push removes it, beside its entry.
-  const gone = [...sides.remote].filter(([k]) => !sides.local.has(k) && archivedHere.has(k));
-  const isArchived = ancestryOf(repo, gone.flatMap(([k, theirs]) => [theirs, ...archivedHere.get(k)!]));
+  // Archived here, still live there at the tip it archived: the push removes it, beside its entry.
   const archiving = new Set<string>();
-  for (const [k, theirs] of gone) {
-    if (!archivedHere.get(k)!.some((e) => e !== theirs && isArchived(theirs, e))) continue;
+  for (const [k, theirs] of sides.remote) {
+    const a = sides.local.has(k) ? null : archivalOf(repo, ourEntries.get(k), theirs, isAnc);
+    if (!a || a.bare) continue;
     updates.push({ ref: HANDOFF_PREFIX + k, newOid: null, oldOid: theirs, kind: 'archive' });
     archiving.add(k);
   }
+  const unsent = [...sides.localArchive]
+    .filter(([k]) => parseRef(ARCHIVE_PREFIX + k) && !sides.remoteArchive.has(k))
+    .map(([k, oid]): PushUpdate => ({ ref: ARCHIVE_PREFIX + k, newOid: oid, oldOid: null, kind: 'archive-entry' }));
   // an entry past this clone's retention (handoff.archiveRetention) is not sent (gc prunes it), unless it goes with an archive
   const past = unsent.length ? pastRetentionOf(repo, sides) : new Set<string>();
   for (const u of unsent) {
