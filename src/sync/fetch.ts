@@ -4,10 +4,9 @@ import type { Repo } from '../git/repo';
 import { FORMAT1_ARCHIVE_HINT } from '../handoff/store/format';
 import { archivalOf } from '../handoff/store/ref-updates';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
-import { checkAdvances, type Violation } from '../handoff/store/ownership';
+import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
-import { ancestryOf, compareTips, remoteViolations } from '../handoff/store/sync-state';
-import { ranHere } from '../handoff/state/ledger';
+import { ancestryOf, compareTips } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, fetchFrom } from './remote';
@@ -181,10 +180,9 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
 
   // A remote history that breaks the ownership invariant is reported, never applied (SPEC 7: src/sync/refused.ts).
   const refuse = (h: HandoffMerge, v: Violation | null) => v && Object.assign(h, { action: 'refused', violation: v, message: `not applied: the remote history breaks the ownership invariant (${v.message})` });
-  const forward = handoffs.filter((h) => h.case === 'remote-ahead' || h.action === 'created' || h.action === 'archived');
-  checkAdvances(repo, forward.map((h) => ({ oldOid: h.local, newOid: h.action === 'archived' ? h.archive! : h.remote })), ranHere(repo.commonDir)).forEach((v, i) => refuse(forward[i], v));
-  const diverged = handoffs.filter((h) => h.case === 'diverged' && h.action === 'none');
-  remoteViolations(repo, diverged.map((h) => ({ local: h.local!, remote: h.remote!, state: 'diverged' as const }))).forEach((v, i) => refuse(diverged[i], v));
+  const incoming = handoffs.filter((h) => h.case === 'remote-ahead' || h.action === 'created' || h.action === 'archived' || (h.case === 'diverged' && h.action === 'none'));
+  const pairs = incoming.map((h) => ({ local: h.local, remote: h.action === 'archived' ? h.archive! : h.remote!, state: h.case === 'diverged' ? ('diverged' as const) : ('behind' as const) }));
+  remoteViolations(repo, pairs).forEach((v, i) => refuse(incoming[i], v));
 
   const archives: ArchiveMerge[] = [];
   // an entry past this clone's retention is not taken in, unless a handoff archived by this merge moves into it

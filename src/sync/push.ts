@@ -12,12 +12,12 @@ import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
 import { trackingNotesRef } from '../handoff/store/receipts';
-import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
+import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
 import { entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
-import type { Violation } from '../handoff/store/ownership';
+import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { keyOf } from '../handoff/store/tx/record';
 import { archivalOf } from '../handoff/store/ref-updates';
 

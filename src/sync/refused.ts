@@ -5,10 +5,10 @@ import { HandoffError } from '../errors';
 import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertTopic, handoffRef } from '../handoff/store/names';
-import { checkAdvance, type Violation } from '../handoff/store/ownership';
+import { checkAdvances, remoteViolations, type Violation } from '../handoff/store/ownership';
 import type { SessionRef } from '../handoff/state/session';
 import { viewOf } from '../handoff/store/store';
-import { ancestryOf, compareTips, remoteViolations, trackingRef } from '../handoff/store/sync-state';
+import { ancestryOf, compareTips, trackingRef } from '../handoff/store/sync-state';
 import { commitVersion, moveRef } from '../handoff/store/tx';
 import type { HandoffMerge } from './fetch';
 
@@ -83,7 +83,7 @@ export function restoreRefused(repo: Repo, o: RestoreOptions, s: RefusedState): 
 
 /** Moves `ref` from the local tip to `oid`, a version on top of both tips, once the ownership rule allows it from each. */
 export function moveOverBoth(repo: Repo, ref: string, oid: string, [localTip, remoteTip]: [string, string], o: { step: 'restore' | 'resolve'; noun: string; reason: string }): void {
-  const v = checkAdvance(repo, localTip, oid) ?? checkAdvance(repo, remoteTip, oid);
+  const v = checkAdvances(repo, [localTip, remoteTip].map((tip) => ({ oldOid: tip, newOid: oid }))).find(Boolean);
   if (v) throw new HandoffError('integrity', `${o.step}-breaks-invariant`, `the ${o.noun} would break the ownership invariant: ${v.message}`, { ref, violation: v });
   const r = moveRef(repo, ref, oid, localTip, o.reason, { what: `the ${o.noun} of ${ref}` });
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} changed while it was being ${o.step}d; nothing was written. Run the resolve again.`, { ref });

@@ -5,6 +5,7 @@ import { reachableIn, type Storage } from '../../git/storage';
 import { BODY_MAX, COMMIT_MAX, parseTrailerLines, STATE_MAX, type Trailers } from './document';
 import { short } from '../state/session';
 import { relativeTime } from './time';
+import { ranHere } from '../state/ledger';
 
 export interface Tip {
   oid: string;
@@ -114,7 +115,7 @@ function addedViolation(added: string[], all: Map<string, Trailers & { parents: 
       const parent = all.get(p);
       if (parent?.problem) return { rule: 'ambiguous-trailers', commit: p, message: `commit ${oid.slice(0, 12)} builds on ${p.slice(0, 12)}, which has an ${parent.problem}` };
       const owner = parent?.session ?? null;
-      if (owner && c.session !== owner && c.takeoverFrom !== owner) {
+      if (!keepsOwner(c, owner)) {
         return {
           rule: 'foreign-owner',
           commit: oid,
@@ -125,6 +126,9 @@ function addedViolation(added: string[], all: Map<string, Trailers & { parents: 
   }
   return null;
 }
+
+/** Whether a version may follow one owned by `owner`: it is that owner's, or names it as taken over (SPEC 2). */
+export const keepsOwner = (c: Pick<Trailers, 'session' | 'takeoverFrom'>, owner: string | null) => !owner || c.session === owner || c.takeoverFrom === owner;
 
 /** The parent a restoring version refuses (`Handoff-Refused`, SPEC 7): never its first parent, whose owner it keeps. */
 const refusedParent = (c: Trailers & { parents: string[] }): string | null =>
@@ -188,4 +192,14 @@ function notWrittenHere(added: string[], all: Map<string, Trailers & { parents: 
   if (oid === undefined) return null;
   const session = all.get(oid)!.session!;
   return { rule: 'not-written-here', commit: oid, message: `commit ${oid.slice(0, 12)} names session ${short(session, [])}, which runs in this clone, but this clone did not write it` };
+}
+
+/**
+ * Why the remote's version of each handoff cannot be taken (fetch, push, sync states, --resolve), or null: the rule from
+ * the local tip (null: none here), from the merge base when diverged, and no version naming a session that ran here.
+ */
+export function remoteViolations(repo: Storage, pairs: Array<{ local: string | null; remote: string; state: 'behind' | 'diverged' }>): Array<Violation | null> {
+  if (pairs.length === 0) return [];
+  const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.mergeBase(p.local!, p.remote)));
+  return checkAdvances(repo, pairs.map((p, i) => ({ oldOid: bases[i], newOid: p.remote })), ranHere(repo.commonDir));
 }
