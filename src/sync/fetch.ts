@@ -131,7 +131,8 @@ function afterMerge(repo: Repo, s: Sides, r: FetchResult, receipts: ReceiptMerge
   return { ...s, local, localArchive, receipts: { ...s.receipts, local: notes } };
 }
 
-const names = (ref: string) => {
+/** A handoff ref's branch (encoded when it does not decode) and topic, as the merge reports them. */
+export const namesOf = (ref: string) => {
   const p = parseRef(ref);
   return { branch: p?.branch ?? p?.encodedBranch ?? '', topic: p?.topic ?? '' };
 };
@@ -156,7 +157,7 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
     const ref = HANDOFF_PREFIX + k;
     const local = now.local.get(k) ?? null;
     const rem = now.remote.get(k) ?? null;
-    const base = { ref, ...names(ref), local, remote: rem };
+    const base = { ref, ...namesOf(ref), local, remote: rem };
     if (local && !rem) {
       const a = archivalOf(repo, remoteEntries.get(k), local, isAnc);
       // archived over there (an entry at the tip itself counts only where the remote held the handoff before this fetch)

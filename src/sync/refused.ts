@@ -25,16 +25,21 @@ interface RefusedState {
   violation: Violation;
 }
 
-/** The handoff's remote version, when this clone refuses it; null when it may be taken or merged. */
-export function refusedState(repo: Repo, branch: string, topic: string, remote: string): RefusedState | null {
+/** A handoff's local tip, the remote's tracking copy of it, and how the two stand (null: either is missing). */
+export function bothTips(repo: Repo, branch: string, topic: string, remote: string) {
   const ref = handoffRef(branch, assertTopic(topic));
   const localTip = repo.readRef(ref);
   const remoteTip = localTip ? repo.readRef(trackingRef(remote, ref)) : null;
-  if (!localTip || !remoteTip) return null;
-  const state = compareTips(ancestryOf(repo, [localTip, remoteTip]), localTip, remoteTip);
+  const state = localTip && remoteTip ? compareTips(ancestryOf(repo, [localTip, remoteTip]), localTip, remoteTip) : null;
+  return { ref, localTip, remoteTip, state };
+}
+
+/** The handoff's remote version, when this clone refuses it; null when it may be taken or merged. */
+export function refusedState(repo: Repo, branch: string, topic: string, remote: string): RefusedState | null {
+  const { ref, localTip, remoteTip, state } = bothTips(repo, branch, topic, remote);
   if (state !== 'behind' && state !== 'diverged') return null;
-  const [v] = remoteViolations(repo, [{ local: localTip, remote: remoteTip, state }]);
-  return v ? { ref, localTip, remoteTip, violation: v } : null;
+  const [v] = remoteViolations(repo, [{ local: localTip, remote: remoteTip!, state }]);
+  return v ? { ref, localTip: localTip!, remoteTip: remoteTip!, violation: v } : null;
 }
 
 interface RestoreOptions {

@@ -65,25 +65,11 @@ export function foreignCommits(repo: Storage, oids: string[], session: string): 
 /** checkAdvances of one move. */
 export const checkAdvance = (repo: Storage, oldOid: string | null, newOid: string | null): Violation | null => checkAdvances(repo, [{ oldOid, newOid }])[0];
 
-const rewrite = (m: Move): Violation => ({ rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid!.slice(0, 12)}` });
-
-/** The commits one move adds, read alone: a missing object is its violation; a walk failing after that is git failing, thrown. */
-function addedAlone(repo: Storage, m: Move): string[] | Violation {
-  if (!m.oldOid) {
-    const added = repo.commitsOrProblem({ from: [m.newOid!] });
-    return 'problem' in added ? { rule: 'missing-object', message: `cannot read the history of ${m.newOid!.slice(0, 12)}: ${added.problem}` } : added;
-  }
-  const anc = repo.ancestry(m.oldOid, m.newOid!);
-  if (anc === 'not') return rewrite(m);
-  if (anc !== 'ancestor') return { rule: 'missing-object', message: `cannot compare ${m.oldOid.slice(0, 12)} and ${m.newOid!.slice(0, 12)}: ${anc.problem}` };
-  return repo.commits({ from: [m.newOid!], not: [m.oldOid] });
-}
-
 /** The commits one move adds, from the graph of every move's commits. */
 function addedIn(graph: Map<string, string[]>, m: Move): string[] | Violation {
   const now = reachableIn(graph, m.newOid!);
   if (!m.oldOid) return [...now];
-  if (!now.has(m.oldOid)) return rewrite(m);
+  if (!now.has(m.oldOid)) return { rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid.slice(0, 12)}` };
   // what the new tip reaches only through the old one, the old one reaches too
   const old = reachableIn(graph, m.oldOid);
   return [...now].filter((c) => !old.has(c));
@@ -169,7 +155,9 @@ export function checkAdvances(repo: Storage, moves: Move[], ranHere?: (session: 
   const plans = moves.map((m): string[] | Violation | null => {
     if (!m.newOid) return m.oldOid ? { rule: 'delete', message: `deleting a handoff ref is only done by \`git handoff archive\` (tip ${m.oldOid.slice(0, 12)})` } : null;
     if (m.oldOid === m.newOid) return null;
-    return graph ? addedIn(graph, m) : addedAlone(repo, m);
+    // the batch's walk failed on a missing object: each move read on its own, only the one that lacks it refused
+    const own = graph ?? repo.parentsOf(m.oldOid ? [m.oldOid, m.newOid] : [m.newOid]);
+    return own ? addedIn(own, m) : { rule: 'missing-object', message: `cannot read the history of ${m.newOid.slice(0, 12)}: an object is missing` };
   });
   const added = plans.filter((p): p is string[] => Array.isArray(p));
   const addedAll = [...new Set(added.flat())];
