@@ -11,12 +11,11 @@ import { setting } from '../config-keys';
 import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
-import { trackingNotesRef } from '../handoff/store/receipts';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
 import { entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
-import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
+import { hostWaitMs, transportError } from './remote';
 import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { keyOf } from '../handoff/store/tx/record';
 import { archivalOf } from '../handoff/store/ref-updates';
@@ -401,11 +400,10 @@ function remoteLines(stderr: string): string[] {
 
 /** Moves the tracking refs to what the remote now has, each by compare-and-swap from `oldOid`; the staged refs go in the same transaction. */
 function recordPushed(repo: Repo, remote: string, done: PushUpdate[], staged: Staged | null): void {
-  const tracking = (ref: string) => (ref === NOTES_REF ? trackingNotesRef(remote) : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length) : trackingOf(remote, ref));
   const ops: RefOp[] = [];
   for (const u of done) {
     if (u.oldOid === u.newOid) continue;
-    const t = tracking(u.ref);
+    const t = trackingOf(remote, u.ref);
     if (u.newOid === null) ops.push({ op: 'delete', ref: t, oldOid: u.oldOid! });
     else if (u.oldOid === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
     else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: u.oldOid });
@@ -432,7 +430,7 @@ export function rejectionError(res: PushResult): HandoffError {
   const reasons = res.rejected.map((u) => u.reason ?? '');
   const kind: 'integrity' | 'concurrent' | 'environment' =
     res.remoteMessages.some((l) => /^git-handoff: refused/.test(l)) ? 'integrity'
-    : reasons.every((r) => /non-fast-forward|fetch first|stale info|atomic push failed/.test(r)) ? 'concurrent'
+    : reasons.every((r) => STALE.test(r) || ATOMIC.test(r)) ? 'concurrent'
     : 'environment';
   const lines = res.rejected.map((u) => `  ${u.ref}: ${u.reason}`);
   // nothing taken, a creation refused in words about which refs the host takes: it takes no custom ref
