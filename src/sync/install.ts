@@ -66,8 +66,8 @@ export async function installServer(repo: Repo): Promise<string[]> {
   }
   const hooks = repo.hooksDir();
   const manager = hookManagerOf(repo, hooks);
-  if (manager.kind === 'gitolite') return installGitolite(repo, hooks, stubText());
-  if (manager.kind === 'driver' || manager.kind === 'dir-driver') return installBesideDriver(hooks, stubText(), manager.kind);
+  if (manager === 'gitolite') return installGitolite(repo, hooks, stubText());
+  if (manager) return installBesideDriver(hooks, stubText(), manager);
   const file = path.join(hooks, 'pre-receive');
   const text = stubText();
   const ours = isStub(file);
@@ -85,8 +85,8 @@ export async function installServer(repo: Repo): Promise<string[]> {
 export async function uninstallServer(repo: Repo): Promise<string[]> {
   const hooks = repo.hooksDir();
   const manager = hookManagerOf(repo, hooks);
-  if (manager.kind === 'gitolite') return uninstallGitolite(repo, hooks);
-  if (manager.kind === 'driver' || manager.kind === 'dir-driver') return uninstallBesideDriver(hooks, manager.kind);
+  if (manager === 'gitolite') return uninstallGitolite(repo, hooks);
+  if (manager) return uninstallBesideDriver(hooks, manager);
   const file = path.join(hooks, 'pre-receive');
   if (!isStub(file)) return [];
   unlinkSync(file);
@@ -156,17 +156,7 @@ export function doctorSync(repo: Repo): DoctorItem[] {
     }
   }
   if (!repo.bare) items.push(...doctorHost(repo, byRemote));
-  if (repo.bare) {
-    const hooks = repo.hooksDir();
-    const file = path.join(hooks, 'pre-receive');
-    const managed = doctorManaged(repo, hooks);
-    if (managed) items.push(managed);
-    else items.push(
-      isStub(file)
-        ? { component: 'server', status: 'ok', detail: `pre-receive check installed (${file})` }
-        : { component: 'server', status: 'missing', detail: 'pushes are not held to the ownership invariant: run `git handoff install --server`' },
-    );
-  }
+  if (repo.bare) items.push(doctorServer(repo, repo.hooksDir()));
   return items;
 }
 
@@ -186,8 +176,6 @@ function writeHook(file: string, text: string): void {
   writeFileSync(file, text);
   chmodSync(file, 0o755);
 }
-
-type HookManager = { kind: 'gitolite' } | { kind: 'driver'; file: string } | { kind: 'dir-driver'; file: string } | { kind: 'none' };
 
 /** gitolite manages this repository (its gl-conf, or hooks/update linked to gitolite's common hook). */
 function isGitolite(repo: Repo, hooks: string): boolean {
@@ -212,11 +200,11 @@ function driverKind(file: string): 'driver' | 'dir-driver' | null {
   }
 }
 
-function hookManagerOf(repo: Repo, hooks: string): HookManager {
-  if (isGitolite(repo, hooks)) return { kind: 'gitolite' };
+/** What runs the server's pre-receive hooks already (null: nothing, the check is the hook itself). */
+function hookManagerOf(repo: Repo, hooks: string): 'gitolite' | 'driver' | 'dir-driver' | null {
+  if (isGitolite(repo, hooks)) return 'gitolite';
   const file = path.join(hooks, 'pre-receive');
-  const kind = existsSync(file) && !isStub(file) ? driverKind(file) : null;
-  return kind ? { kind, file } : { kind: 'none' };
+  return existsSync(file) && !isStub(file) ? driverKind(file) : null;
 }
 
 /** `gitolite query-rc <name>` as the gitolite user runs it (empty when unset or gitolite is not on PATH). */
@@ -296,16 +284,21 @@ function uninstallBesideDriver(hooks: string, kind: 'driver' | 'dir-driver'): st
   return [`server: pre-receive check removed (${file})`];
 }
 
-/** doctor on a bare repository with a hook manager; null when there is none (the plain hook is checked). */
-function doctorManaged(repo: Repo, hooks: string): DoctorItem | null {
+/** doctor's row on a bare repository: the check as the plain hook, beside a driver, or through gitolite. */
+function doctorServer(repo: Repo, hooks: string): DoctorItem {
   const m = hookManagerOf(repo, hooks);
-  if (m.kind === 'driver' || m.kind === 'dir-driver') {
-    const file = path.join(hooks, entryOf(m.kind));
+  if (!m) {
+    const file = path.join(hooks, 'pre-receive');
+    return isStub(file)
+      ? { component: 'server', status: 'ok', detail: `pre-receive check installed (${file})` }
+      : { component: 'server', status: 'missing', detail: 'pushes are not held to the ownership invariant: run `git handoff install --server`' };
+  }
+  if (m !== 'gitolite') {
+    const file = path.join(hooks, entryOf(m));
     return isStub(file)
       ? { component: 'server', status: 'ok', detail: `pre-receive check installed beside the existing driver (${file})` }
-      : { component: 'server', status: 'missing', detail: `hooks/pre-receive is a driver running ${m.kind === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*'}; pushes are not held to the ownership invariant: run \`git handoff install --server\` (it adds the check beside the driver)` };
+      : { component: 'server', status: 'missing', detail: `hooks/pre-receive is a driver running ${m === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*'}; pushes are not held to the ownership invariant: run \`git handoff install --server\` (it adds the check beside the driver)` };
   }
-  if (m.kind !== 'gitolite') return null;
   const s = gitoliteState(repo, hooks);
   if (!s.localCode) return { component: 'server', status: 'missing', detail: `gitolite without repo-specific hooks: ${NO_LOCAL_CODE}` };
   if (!isStub(s.file)) return { component: 'server', status: 'missing', detail: `gitolite: no check in ${s.file}: run \`git handoff install --server\` as the gitolite user` };
