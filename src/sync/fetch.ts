@@ -110,7 +110,7 @@ export function fetchTracking(repo: Repo, remote: string, extra: string[] = []):
 export function fetchAndMerge(repo: Repo, remote: string, progress?: (line: string) => void, extra: string[] = [], place?: string | null, quietBefore = false): { result: FetchResult; sides: Sides | null } {
   const { pruned, quiet } = fetchTracking(repo, remote, extra);
   // nothing moved here since a sync that ended clean, and nothing there since: nothing to merge (src/sync/sync-seen.ts)
-  if (quiet && quietBefore) return { result: { remote, handoffs: [], archives: [], counts: { new: 0, same: 0, 'local-ahead': 0, 'remote-ahead': 0, diverged: 0 }, receipts: 'same' }, sides: null };
+  if (quiet && quietBefore) return { result: { remote, handoffs: [], archives: [], counts: countsOf([]), receipts: 'same' }, sides: null };
   const now = readSides(repo, remote, place);
   const result = mergeHandoffs(repo, remote, { remote: { has: (k) => now.remote.has(k) || pruned.has(k) } }, now, progress);
   const receipts = mergeReceipts(repo, remote);
@@ -199,9 +199,13 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
   for (const [k, oid] of now.localArchive) if (!now.remoteArchive.has(k)) archives.push({ ref: ARCHIVE_PREFIX + k, oid, case: 'local-only', action: 'none' });
 
   applyMerge(repo, handoffs, archives);
-  const counts = { new: 0, same: 0, 'local-ahead': 0, 'remote-ahead': 0, diverged: 0 } as Record<MergeCase, number>;
+  return { remote, handoffs, archives, counts: countsOf(handoffs) };
+}
+
+function countsOf(handoffs: HandoffMerge[]): Record<MergeCase, number> {
+  const counts = { new: 0, same: 0, 'local-ahead': 0, 'remote-ahead': 0, diverged: 0 };
   for (const h of handoffs) counts[h.case]++;
-  return { remote, handoffs, archives, counts };
+  return counts;
 }
 
 function opsOf(h: HandoffMerge): RefOp[] {

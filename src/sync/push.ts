@@ -263,8 +263,7 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
       return AGAIN;
     }
     if (out.limit) {
-      const left = [...batch, ...queue.flat()];
-      for (const u of left) Object.assign(u, { status: undefined, reason: undefined });
+      const left = unmarked([...batch, ...queue.flat()]);
       result.stopped = { reason: out.reason, limit: out.limit, sent, left: left.length };
       return rejected;
     }
@@ -276,9 +275,10 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
 
 /** A batch back at the head of the queue, its groups as they were, its marks cleared (sent again). */
 function requeue(queue: PushUpdate[][], batch: PushUpdate[]): void {
-  for (const u of batch) Object.assign(u, { status: undefined, reason: undefined });
-  queue.unshift(...groupsOf(batch));
+  queue.unshift(...groupsOf(unmarked(batch)));
 }
+
+const unmarked = (us: PushUpdate[]) => us.map((u) => Object.assign(u, { status: undefined, reason: undefined }));
 
 /**
  * One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones and,
