@@ -66,7 +66,7 @@ export interface PushResult {
 }
 
 /** What a push would send, from the local refs against the tracking refs (no network). */
-function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
+export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
   const updates: PushUpdate[] = [];
   const skipped: PushSkip[] = [];
   const theirEntries = entriesOf(sides.remoteArchive);
