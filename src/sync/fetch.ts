@@ -90,6 +90,13 @@ export function entriesOf(archive: Map<string, string>): Map<string, Array<{ ref
   return m;
 }
 
+/** The tips archivalOf compares: each handoff live on one side only that has an archive entry, and its entries on either side. */
+export function archivalTips(s: Sides, ours: ReturnType<typeof entriesOf>, theirs: ReturnType<typeof entriesOf>): string[] {
+  const oneSided = [...new Set([...s.local.keys(), ...s.remote.keys()])].filter((k) => s.local.has(k) !== s.remote.has(k));
+  const keys = oneSided.filter((k) => ours.has(k) || theirs.has(k));
+  return keys.flatMap((k) => [s.local.get(k) ?? s.remote.get(k)!, ...[...(ours.get(k) ?? []), ...(theirs.get(k) ?? [])].map((e) => e.oid)]);
+}
+
 /** The archive entries on either side past this clone's retention (handoff.archiveRetention). */
 export const pastRetentionOf = (repo: Repo, s: Sides) => pastRetention([...new Set([...s.localArchive.keys(), ...s.remoteArchive.keys()])], retentionOf(repo));
 
@@ -144,12 +151,7 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
   const localEntries = entriesOf(now.localArchive);
 
   const differing = keys.filter((k) => now.local.has(k) && now.remote.has(k) && now.local.get(k) !== now.remote.get(k));
-  // a handoff on one side only needs its ancestry read when an archive entry of it is somewhere (archivalOf)
-  const archiving = keys.filter((k) => now.local.has(k) !== now.remote.has(k) && (remoteEntries.has(k) || localEntries.has(k)));
-  const isAnc = ancestryOf(repo, [
-    ...differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]),
-    ...archiving.flatMap((k) => [now.local.get(k) ?? now.remote.get(k)!, ...[...(remoteEntries.get(k) ?? []), ...(localEntries.get(k) ?? [])].map((e) => e.oid)]),
-  ]);
+  const isAnc = ancestryOf(repo, [...differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]), ...archivalTips(now, localEntries, remoteEntries)]);
   if (keys.length > 20) progress?.(`merging ${keys.length} handoffs from ${remote}`);
 
   const handoffs: HandoffMerge[] = [];

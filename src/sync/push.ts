@@ -14,7 +14,7 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from 
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { archivalTips, entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { hostWaitMs, transportError } from './remote';
 import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { keyOf } from '../handoff/store/tx/record';
@@ -72,14 +72,9 @@ export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; ski
   const theirEntries = entriesOf(sides.remoteArchive);
   const ourEntries = entriesOf(sides.localArchive);
   const differing = [...sides.local].filter(([k, oid]) => sides.remote.has(k) && sides.remote.get(k) !== oid);
-  // a handoff live on one side only, with an archive entry on the other: is that entry on top of it (archivalOf)
-  const archived = [
-    ...[...sides.local].filter(([k]) => !sides.remote.has(k) && theirEntries.has(k)).flatMap(([k, oid]) => [oid, ...theirEntries.get(k)!.map((e) => e.oid)]),
-    ...[...sides.remote].filter(([k]) => !sides.local.has(k) && ourEntries.has(k)).flatMap(([k, oid]) => [oid, ...ourEntries.get(k)!.map((e) => e.oid)]),
-  ];
   const { local: notes, remote: theirNotes } = sides.receipts;
   const notesDiffer = !!notes && !!theirNotes && notes !== theirNotes;
-  const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...archived, ...(notesDiffer ? [notes, theirNotes] : [])]);
+  const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...archivalTips(sides, ourEntries, theirEntries), ...(notesDiffer ? [notes, theirNotes] : [])]);
   // receipts go fast-forward only: a remote ahead or diverged is merged by the next fetch, then pushed
   if (notes && (!theirNotes || (notesDiffer && isAnc(theirNotes, notes)))) updates.push({ ref: NOTES_REF, newOid: notes, oldOid: theirNotes, kind: 'receipts' });
   for (const [k, oid] of sides.local) {
