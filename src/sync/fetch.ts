@@ -183,8 +183,14 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
 
   // A remote history that breaks the ownership invariant is reported, never applied (SPEC 7: src/sync/refused.ts).
   const refuse = (h: HandoffMerge, v: Violation | null) => v && Object.assign(h, { action: 'refused', violation: v, message: `not applied: the remote history breaks the ownership invariant (${v.message})` });
-  const incoming = handoffs.filter((h) => h.case === 'remote-ahead' || h.action === 'created' || h.action === 'archived' || (h.case === 'diverged' && h.action === 'none'));
-  const pairs = incoming.map((h) => ({ local: h.local, remote: h.action === 'archived' ? h.archive! : h.remote!, state: h.case === 'diverged' ? ('diverged' as const) : ('behind' as const) }));
+  const incoming = handoffs.filter(
+    (h) => h.case === 'remote-ahead' || h.action === 'created' || h.action === 'archived' || (h.case === 'diverged' && h.action === 'none'),
+  );
+  const pairs = incoming.map((h) => ({
+    local: h.local,
+    remote: h.action === 'archived' ? h.archive! : h.remote!,
+    state: h.case === 'diverged' ? ('diverged' as const) : ('behind' as const),
+  }));
   remoteViolations(repo, pairs).forEach((v, i) => refuse(incoming[i], v));
 
   const archives: ArchiveMerge[] = [];

@@ -114,7 +114,8 @@ function addedViolation(added: string[], all: Map<string, Trailers & { parents: 
 }
 
 /** Whether a version may follow one owned by `owner`: it is that owner's, or names it as taken over (SPEC 2). */
-export const keepsOwner = (c: Pick<Trailers, 'session' | 'takeoverFrom'>, owner: string | null) => !owner || c.session === owner || c.takeoverFrom === owner;
+export const keepsOwner = (c: Pick<Trailers, 'session' | 'takeoverFrom'>, owner: string | null) =>
+  !owner || c.session === owner || c.takeoverFrom === owner;
 
 /** The parent a restoring version refuses (`Handoff-Refused`, SPEC 7): never its first parent, whose owner it keeps. */
 const refusedParent = (c: Trailers & { parents: string[] }): string | null =>
@@ -186,7 +187,10 @@ function notWrittenHere(added: string[], all: Map<string, Trailers & { parents: 
  * Why the remote's version of each handoff cannot be taken (fetch, push, sync states, --resolve), or null: the rule from
  * the local tip (null: none here), from the merge base when diverged, and no version naming a session that ran here.
  */
-export function remoteViolations(repo: Storage, pairs: Array<{ local: string | null; remote: string; state: 'behind' | 'diverged' }>): Array<Violation | null> {
+export function remoteViolations(
+  repo: Storage,
+  pairs: Array<{ local: string | null; remote: string; state: 'behind' | 'diverged' }>,
+): Array<Violation | null> {
   if (pairs.length === 0) return [];
   const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.mergeBase(p.local!, p.remote)));
   return checkAdvances(repo, pairs.map((p, i) => ({ oldOid: bases[i], newOid: p.remote })), ranHere(repo.commonDir));
