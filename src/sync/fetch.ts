@@ -1,12 +1,12 @@
 // `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
 import type { RefOp } from '../git/refs';
 import type { Repo } from '../git/repo';
-import { FORMAT1_ARCHIVE_HINT, takesFormat1Archives } from '../handoff/store/format';
+import { FORMAT1_ARCHIVE_HINT } from '../handoff/store/format';
+import { archivalOf } from '../handoff/store/ref-updates';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF } from '../handoff/store/names';
-import { checkAdvances, type Violation } from '../handoff/store/ownership';
+import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
-import { ancestryOf, compareTips, remoteViolations } from '../handoff/store/sync-state';
-import { ranHere } from '../handoff/state/ledger';
+import { ancestryOf, compareTips } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, fetchFrom } from './remote';
@@ -80,6 +80,23 @@ export type Sides = ReturnType<typeof readSides>;
 /** The handoff (`<B>/<T>`) an archive entry's key (`<B>/<T>/<stamp>`) is of. */
 export const handoffKeyOf = (archiveKey: string) => archiveKey.split('/').slice(0, 2).join('/');
 
+/** Archive entries by handoff key: an entry is a version on top of the tip it archived, naming who archived it. */
+export function entriesOf(archive: Map<string, string>): Map<string, Array<{ ref: string; oid: string }>> {
+  const m = new Map<string, Array<{ ref: string; oid: string }>>();
+  for (const [k, oid] of archive) {
+    const hk = handoffKeyOf(k);
+    m.set(hk, [...(m.get(hk) ?? []), { ref: ARCHIVE_PREFIX + k, oid }]);
+  }
+  return m;
+}
+
+/** The tips archivalOf compares: each handoff live on one side only that has an archive entry, and its entries on either side. */
+export function archivalTips(s: Sides, ours: ReturnType<typeof entriesOf>, theirs: ReturnType<typeof entriesOf>): string[] {
+  const oneSided = [...new Set([...s.local.keys(), ...s.remote.keys()])].filter((k) => s.local.has(k) !== s.remote.has(k));
+  const keys = oneSided.filter((k) => ours.has(k) || theirs.has(k));
+  return keys.flatMap((k) => [s.local.get(k) ?? s.remote.get(k)!, ...[...(ours.get(k) ?? []), ...(theirs.get(k) ?? [])].map((e) => e.oid)]);
+}
+
 /** The archive entries on either side past this clone's retention (handoff.archiveRetention). */
 export const pastRetentionOf = (repo: Repo, s: Sides) => pastRetention([...new Set([...s.localArchive.keys(), ...s.remoteArchive.keys()])], retentionOf(repo));
 
@@ -100,7 +117,7 @@ export function fetchTracking(repo: Repo, remote: string, extra: string[] = []):
 export function fetchAndMerge(repo: Repo, remote: string, progress?: (line: string) => void, extra: string[] = [], place?: string | null, quietBefore = false): { result: FetchResult; sides: Sides | null } {
   const { pruned, quiet } = fetchTracking(repo, remote, extra);
   // nothing moved here since a sync that ended clean, and nothing there since: nothing to merge (src/sync/sync-seen.ts)
-  if (quiet && quietBefore) return { result: { remote, handoffs: [], archives: [], counts: { new: 0, same: 0, 'local-ahead': 0, 'remote-ahead': 0, diverged: 0 }, receipts: 'same' }, sides: null };
+  if (quiet && quietBefore) return { result: { remote, handoffs: [], archives: [], counts: countsOf([]), receipts: 'same' }, sides: null };
   const now = readSides(repo, remote, place);
   const result = mergeHandoffs(repo, remote, { remote: { has: (k) => now.remote.has(k) || pruned.has(k) } }, now, progress);
   const receipts = mergeReceipts(repo, remote);
@@ -121,7 +138,8 @@ function afterMerge(repo: Repo, s: Sides, r: FetchResult, receipts: ReceiptMerge
   return { ...s, local, localArchive, receipts: { ...s.receipts, local: notes } };
 }
 
-const names = (ref: string) => {
+/** A handoff ref's branch (encoded when it does not decode) and topic, as the merge reports them. */
+export const namesOf = (ref: string) => {
   const p = parseRef(ref);
   return { branch: p?.branch ?? p?.encodedBranch ?? '', topic: p?.topic ?? '' };
 };
@@ -129,52 +147,33 @@ const names = (ref: string) => {
 /** Classifies each handoff against the fetched tracking refs and applies what may move; `before`: what the remote had live before the fetch. */
 export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { has(key: string): boolean } }, now: Sides, progress?: (line: string) => void): FetchResult {
   const keys = [...new Set([...now.local.keys(), ...now.remote.keys()])].filter((k) => parseRef(HANDOFF_PREFIX + k));
-  // Archive entries by handoff: an entry is a version on top of the tip it archived, naming who archived it.
-  const entriesOf = (archive: Map<string, string>) => {
-    const m = new Map<string, Array<{ entry: string; oid: string }>>();
-    for (const [k, oid] of archive) {
-      const hk = handoffKeyOf(k);
-      m.set(hk, [...(m.get(hk) ?? []), { entry: ARCHIVE_PREFIX + k, oid }]);
-    }
-    return m;
-  };
   const remoteEntries = entriesOf(now.remoteArchive);
   const localEntries = entriesOf(now.localArchive);
 
   const differing = keys.filter((k) => now.local.has(k) && now.remote.has(k) && now.local.get(k) !== now.remote.get(k));
-  // a handoff on one side only needs its ancestry read when an archive entry of it is somewhere (archivalOf)
-  const archiving = keys.filter((k) => now.local.has(k) !== now.remote.has(k) && (remoteEntries.has(k) || localEntries.has(k)));
-  const isAnc = ancestryOf(repo, [
-    ...differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]),
-    ...archiving.flatMap((k) => [now.local.get(k) ?? now.remote.get(k)!, ...[...(remoteEntries.get(k) ?? []), ...(localEntries.get(k) ?? [])].map((e) => e.oid)]),
-  ]);
+  const isAnc = ancestryOf(repo, [...differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]), ...archivalTips(now, localEntries, remoteEntries)]);
   if (keys.length > 20) progress?.(`merging ${keys.length} handoffs from ${remote}`);
-  const archivalOf = (entries: Array<{ entry: string; oid: string }> | undefined, tip: string) => entries?.find((e) => e.oid !== tip && isAnc(tip, e.oid));
 
   const handoffs: HandoffMerge[] = [];
-  let format1: boolean | undefined;
   for (const k of keys) {
     const ref = HANDOFF_PREFIX + k;
     const local = now.local.get(k) ?? null;
     const rem = now.remote.get(k) ?? null;
-    const base = { ref, ...names(ref), local, remote: rem };
+    const base = { ref, ...namesOf(ref), local, remote: rem };
     if (local && !rem) {
-      const archived = archivalOf(remoteEntries.get(k), local);
-      const bare = remoteEntries.get(k)?.find((e) => e.oid === local);
-      // archived over there: an entry there adds a version on top of this very tip
-      if (archived) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: archived.entry, archive: archived.oid });
-      // a format-1 archive: taken in where handoff.minFormat is 1 (SPEC 2), else refused and kept live
-      else if (bare && before.remote.has(k) && (format1 ??= takesFormat1Archives(repo))) {
-        handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: bare.entry, archive: bare.oid });
-      } else if (bare && before.remote.has(k)) {
-        const violation: Violation = { rule: 'delete', message: `${bare.entry} points at the tip itself and records nobody: an archive adds a version naming the session that archived it; ${FORMAT1_ARCHIVE_HINT}` };
+      const a = archivalOf(repo, remoteEntries.get(k), local, isAnc);
+      // archived over there (an entry at the tip itself counts only where the remote held the handoff before this fetch)
+      if (!a || (a.bare && !before.remote.has(k))) handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
+      else if (!a.refused) handoffs.push({ ...base, case: 'same', action: 'archived', archivedAs: a.entry.ref, archive: a.entry.oid });
+      else {
+        const violation: Violation = { rule: 'delete', message: `${a.refused}; ${FORMAT1_ARCHIVE_HINT}` };
         handoffs.push({ ...base, case: 'same', action: 'refused', violation, message: `archive not applied: ${violation.message}` });
-      } else handoffs.push({ ...base, case: 'local-ahead', action: 'none' });
+      }
     } else if (!local && rem) {
       // archived here and not sent yet (an entry the remote has already was restored over there: taken in)
-      const unsent = localEntries.get(k)?.filter((e) => !now.remoteArchive.has(e.entry.slice(ARCHIVE_PREFIX.length)));
-      const archivedHere = archivalOf(unsent, rem) ?? unsent?.find((e) => e.oid === rem);
-      if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere.entry });
+      const unsent = localEntries.get(k)?.filter((e) => !now.remoteArchive.has(e.ref.slice(ARCHIVE_PREFIX.length)));
+      const archivedHere = archivalOf(repo, unsent, rem, isAnc);
+      if (archivedHere) handoffs.push({ ...base, case: 'local-ahead', action: 'none', archivedAs: archivedHere.entry.ref });
       else handoffs.push({ ...base, case: 'new', action: 'created' });
     } else {
       const c = CASE_OF[compareTips(isAnc, local!, rem!)];
@@ -184,10 +183,15 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
 
   // A remote history that breaks the ownership invariant is reported, never applied (SPEC 7: src/sync/refused.ts).
   const refuse = (h: HandoffMerge, v: Violation | null) => v && Object.assign(h, { action: 'refused', violation: v, message: `not applied: the remote history breaks the ownership invariant (${v.message})` });
-  const forward = handoffs.filter((h) => h.case === 'remote-ahead' || h.action === 'created' || h.action === 'archived');
-  checkAdvances(repo, forward.map((h) => ({ oldOid: h.local, newOid: h.action === 'archived' ? h.archive! : h.remote })), ranHere(repo.commonDir)).forEach((v, i) => refuse(forward[i], v));
-  const diverged = handoffs.filter((h) => h.case === 'diverged' && h.action === 'none');
-  remoteViolations(repo, diverged.map((h) => ({ local: h.local!, remote: h.remote!, state: 'diverged' as const }))).forEach((v, i) => refuse(diverged[i], v));
+  const incoming = handoffs.filter(
+    (h) => h.case === 'remote-ahead' || h.action === 'created' || h.action === 'archived' || (h.case === 'diverged' && h.action === 'none'),
+  );
+  const pairs = incoming.map((h) => ({
+    local: h.local,
+    remote: h.action === 'archived' ? h.archive! : h.remote!,
+    state: h.case === 'diverged' ? ('diverged' as const) : ('behind' as const),
+  }));
+  remoteViolations(repo, pairs).forEach((v, i) => refuse(incoming[i], v));
 
   const archives: ArchiveMerge[] = [];
   // an entry past this clone's retention is not taken in, unless a handoff archived by this merge moves into it
@@ -203,9 +207,13 @@ export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { ha
   for (const [k, oid] of now.localArchive) if (!now.remoteArchive.has(k)) archives.push({ ref: ARCHIVE_PREFIX + k, oid, case: 'local-only', action: 'none' });
 
   applyMerge(repo, handoffs, archives);
-  const counts = { new: 0, same: 0, 'local-ahead': 0, 'remote-ahead': 0, diverged: 0 } as Record<MergeCase, number>;
+  return { remote, handoffs, archives, counts: countsOf(handoffs) };
+}
+
+function countsOf(handoffs: HandoffMerge[]): Record<MergeCase, number> {
+  const counts = { new: 0, same: 0, 'local-ahead': 0, 'remote-ahead': 0, diverged: 0 };
   for (const h of handoffs) counts[h.case]++;
-  return { remote, handoffs, archives, counts };
+  return counts;
 }
 
 function opsOf(h: HandoffMerge): RefOp[] {

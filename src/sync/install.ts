@@ -1,16 +1,16 @@
-// Wiring for sync: the handoff fetch refspecs on a remote, and the receive-side check on a bare server.
-// Every git step goes through src/git/run.ts (repo.git), like the rest of the product: one module spawns git.
-import { existsSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+// Wiring for sync: the handoff fetch refspecs on a remote, and the receive-side check on a bare server, beside a hook
+// manager the server has already (gitolite: LOCAL_CODE/hooks/repo-specific/; a `$0.*` driver: one more `pre-receive.*`;
+// a `<hook>.d/` driver: an entry there). A manager's hook is never renamed.
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from '../process';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { remoteNames } from '../git/config';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import type { DoctorItem } from '../wiring';
 import { handoffRefspecs, resolveRemote } from './remote';
-import { doctorManaged, hookManagerOf, installBesideDriver, installGitolite, isStub, uninstallBesideDriver, uninstallGitolite, writeHook } from './server-hooks';
 import { readTextOr } from '../read-file';
-
 
 const FETCH_KEYS = '^remote\\..*\\.fetch$';
 
@@ -66,8 +66,8 @@ export async function installServer(repo: Repo): Promise<string[]> {
   }
   const hooks = repo.hooksDir();
   const manager = hookManagerOf(repo, hooks);
-  if (manager.kind === 'gitolite') return installGitolite(repo, hooks, stubText());
-  if (manager.kind === 'driver' || manager.kind === 'dir-driver') return installBesideDriver(hooks, stubText(), manager.kind);
+  if (manager === 'gitolite') return installGitolite(repo, hooks, stubText());
+  if (manager) return installBesideDriver(hooks, stubText(), manager);
   const file = path.join(hooks, 'pre-receive');
   const text = stubText();
   const ours = isStub(file);
@@ -85,8 +85,8 @@ export async function installServer(repo: Repo): Promise<string[]> {
 export async function uninstallServer(repo: Repo): Promise<string[]> {
   const hooks = repo.hooksDir();
   const manager = hookManagerOf(repo, hooks);
-  if (manager.kind === 'gitolite') return uninstallGitolite(repo, hooks);
-  if (manager.kind === 'driver' || manager.kind === 'dir-driver') return uninstallBesideDriver(hooks, manager.kind);
+  if (manager === 'gitolite') return uninstallGitolite(repo, hooks);
+  if (manager) return uninstallBesideDriver(hooks, manager);
   const file = path.join(hooks, 'pre-receive');
   if (!isStub(file)) return [];
   unlinkSync(file);
@@ -121,8 +121,7 @@ function doctorHost(repo: Repo, remotes: Map<string, unknown>): DoctorItem[] {
   }
   const local = url.startsWith('file://') ? url.slice('file://'.length) : path.isAbsolute(url) ? url : null;
   if (local && existsSync(local)) {
-    const hooks = path.join(local, 'hooks');
-    const checked = [path.join(hooks, 'pre-receive'), path.join(hooks, 'pre-receive.zz-git-handoff'), path.join(hooks, 'pre-receive.d', 'zz-git-handoff'), path.join(hooks, 'pre-receive.h01-git-handoff')].some(isStub);
+    const checked = ['pre-receive', DRIVER_SIBLING, DIR_ENTRY, `pre-receive.h01-${GITOLITE_CODE}`].some((f) => isStub(path.join(local, 'hooks', f)));
     return [checked ? { component, status: 'ok', detail: `${local}: the server check is installed` } : { component, status: 'missing', detail: `${local}: pushes there are not held to the ownership invariant: run \`git handoff install --server\` in that repository` }];
   }
   return [{ component, status: 'info', detail: `${url}: a host you run (a bare repository over ssh, git daemon or HTTP, gitolite, GitLab self-managed, Gitea) runs a pre-receive hook: \`git handoff install --server\` in the repository there holds every push to the ownership invariant (docs/hosting.md)` }];
@@ -157,16 +156,153 @@ export function doctorSync(repo: Repo): DoctorItem[] {
     }
   }
   if (!repo.bare) items.push(...doctorHost(repo, byRemote));
-  if (repo.bare) {
-    const hooks = repo.hooksDir();
-    const file = path.join(hooks, 'pre-receive');
-    const managed = doctorManaged(repo, hooks);
-    if (managed) items.push(managed);
-    else items.push(
-      isStub(file)
-        ? { component: 'server', status: 'ok', detail: `pre-receive check installed (${file})` }
-        : { component: 'server', status: 'missing', detail: 'pushes are not held to the ownership invariant: run `git handoff install --server`' },
-    );
-  }
+  if (repo.bare) items.push(doctorServer(repo, repo.hooksDir()));
   return items;
+}
+
+const STUB_MARK = 'git-handoff pre-receive stub';
+/** The name of the check among gitolite's repo-specific hooks (`option hook.pre-receive = … git-handoff`). */
+const GITOLITE_CODE = 'git-handoff';
+/** Beside a `$0.*` driver of another make: sorted after the site's own hooks, so they run first. */
+const DRIVER_SIBLING = 'pre-receive.zz-git-handoff';
+/** In the directory a `<hook>.d/*` driver runs (Gitea's generated hooks, GitLab's custom_hooks). */
+const DIR_ENTRY = path.join('pre-receive.d', 'zz-git-handoff');
+
+const isStub = (file: string) => !!readTextOr(file)?.includes(STUB_MARK);
+
+/** Writes a hook file (and its directory), executable. */
+function writeHook(file: string, text: string): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+  chmodSync(file, 0o755);
+}
+
+/** gitolite manages this repository (its gl-conf, or hooks/update linked to gitolite's common hook). */
+function isGitolite(repo: Repo, hooks: string): boolean {
+  if (existsSync(path.join(repo.commonDir, 'gl-conf'))) return true;
+  try {
+    return /\.gitolite\/hooks\/common\/update$/.test(realpathSync(path.join(hooks, 'update')));
+  } catch {
+    return false;
+  }
+}
+
+/** A pre-receive that dispatches on its own name (`$0.*`, `$(basename $0).d/*`): renaming it would make it run nothing. */
+function driverKind(file: string): 'driver' | 'dir-driver' | null {
+  try {
+    if (lstatSync(file).isSymbolicLink() && /multi-hook-driver/.test(readlinkSync(file))) return 'driver';
+    const text = readFileSync(file, 'utf8');
+    if (/(\$0|\$\{0\}|"\$0")\.\*/.test(text)) return 'driver';
+    if (/\.d\/\*/.test(text) && /basename\s+"?\$0|pre-receive\.d/.test(text)) return 'dir-driver';
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+/** What runs the server's pre-receive hooks already (null: nothing, the check is the hook itself). */
+function hookManagerOf(repo: Repo, hooks: string): 'gitolite' | 'driver' | 'dir-driver' | null {
+  if (isGitolite(repo, hooks)) return 'gitolite';
+  const file = path.join(hooks, 'pre-receive');
+  return existsSync(file) && !isStub(file) ? driverKind(file) : null;
+}
+
+/** `gitolite query-rc <name>` as the gitolite user runs it (empty when unset or gitolite is not on PATH). */
+function queryRc(repo: Repo, name: string): string {
+  const r = spawnSync('gitolite', ['query-rc', name], { cwd: repo.commonDir, encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : '';
+}
+
+interface GitoliteState {
+  localCode: string;
+  /** LOCAL_CODE/hooks/repo-specific/git-handoff */
+  file: string;
+  /** the repository's name in gitolite.conf */
+  name: string;
+  /** the codes `option hook.pre-receive` lists for this repository, as gitolite linked them */
+  codes: string[];
+  /** hooks/pre-receive.hNN-git-handoff, when gitolite linked it */
+  linked: string | null;
+}
+
+function gitoliteState(repo: Repo, hooks: string): GitoliteState {
+  const localCode = queryRc(repo, 'LOCAL_CODE');
+  const base = queryRc(repo, 'GL_REPO_BASE');
+  const rel = base ? path.relative(base, repo.commonDir) : path.basename(repo.commonDir);
+  const name = rel.replace(/\.git$/, '');
+  // gitolite links each code of `option hook.pre-receive` as pre-receive.hNN-<code>, in the order listed
+  const chained = readdirSync(hooks).filter((f) => /^pre-receive\.h\d+-/.test(f)).sort();
+  const codes = chained.map((f) => f.replace(/^pre-receive\.h\d+-/, ''));
+  const linked = chained.find((f) => f.endsWith(`-${GITOLITE_CODE}`));
+  return { localCode, file: localCode ? path.join(localCode, 'hooks', 'repo-specific', GITOLITE_CODE) : '', name, codes, linked: linked ? path.join(hooks, linked) : null };
+}
+
+const confLine = (s: GitoliteState) => `repo ${s.name}\n    option hook.pre-receive = ${[...s.codes.filter((c) => c !== GITOLITE_CODE), GITOLITE_CODE].join(' ')}`;
+
+const NO_LOCAL_CODE =
+  "gitolite runs a repository's own hooks from LOCAL_CODE: in ~/.gitolite.rc enable 'repo-specific-hooks' (in ENABLE) and set LOCAL_CODE => \"$ENV{HOME}/local\", then run `git handoff install --server` again (docs/hosting.md)";
+
+/** The check as a gitolite repo-specific hook: the file in LOCAL_CODE, and the gitolite.conf line it still needs. */
+function installGitolite(repo: Repo, hooks: string, stub: string): string[] {
+  const s = gitoliteState(repo, hooks);
+  if (!s.localCode) throw new HandoffError('environment', 'gitolite-no-local-code', `this repository is managed by gitolite; ${NO_LOCAL_CODE}`);
+  const out: string[] = [];
+  const had = readTextOr(s.file);
+  if (had !== stub) {
+    writeHook(s.file, stub);
+    out.push(`server (gitolite): pre-receive check ${had === null ? 'installed' : 'updated'} as the repo-specific hook ${s.file}`);
+  } else out.push(`server (gitolite): the repo-specific hook ${s.file} is already there`);
+  if (s.codes.includes(GITOLITE_CODE) && s.linked) {
+    out.push(`server (gitolite): enabled for ${s.name} (option hook.pre-receive = ${s.codes.join(' ')}); hooks/pre-receive stays gitolite's driver`);
+  } else {
+    out.push(`server (gitolite): not enabled yet. Add to gitolite.conf (after the site's own hooks, which keep running first), then push gitolite-admin:\n${confLine(s)}`);
+  }
+  return out;
+}
+
+function uninstallGitolite(repo: Repo, hooks: string): string[] {
+  const s = gitoliteState(repo, hooks);
+  if (!s.file || !isStub(s.file)) return [];
+  unlinkSync(s.file);
+  return [`server (gitolite): removed ${s.file}; take \`${GITOLITE_CODE}\` out of \`option hook.pre-receive\` in gitolite.conf (every repository that lists it)`];
+}
+
+const entryOf = (kind: 'driver' | 'dir-driver') => (kind === 'driver' ? DRIVER_SIBLING : DIR_ENTRY);
+
+/** A driver of another make: the check is one more hook it runs (`pre-receive.*`, or in `pre-receive.d/`). */
+function installBesideDriver(hooks: string, stub: string, kind: 'driver' | 'dir-driver'): string[] {
+  const file = path.join(hooks, entryOf(kind));
+  if (readTextOr(file) === stub) return [`server: pre-receive check already installed (${file}, run by the existing pre-receive driver)`];
+  writeHook(file, stub);
+  return [`server: hooks/pre-receive runs every ${kind === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*'} by name, so it is left as it is; the check is ${file}, run after the site's hooks`];
+}
+
+function uninstallBesideDriver(hooks: string, kind: 'driver' | 'dir-driver'): string[] {
+  const file = path.join(hooks, entryOf(kind));
+  if (!isStub(file)) return [];
+  unlinkSync(file);
+  return [`server: pre-receive check removed (${file})`];
+}
+
+/** doctor's row on a bare repository: the check as the plain hook, beside a driver, or through gitolite. */
+function doctorServer(repo: Repo, hooks: string): DoctorItem {
+  const m = hookManagerOf(repo, hooks);
+  if (!m) {
+    const file = path.join(hooks, 'pre-receive');
+    return isStub(file)
+      ? { component: 'server', status: 'ok', detail: `pre-receive check installed (${file})` }
+      : { component: 'server', status: 'missing', detail: 'pushes are not held to the ownership invariant: run `git handoff install --server`' };
+  }
+  if (m !== 'gitolite') {
+    const file = path.join(hooks, entryOf(m));
+    return isStub(file)
+      ? { component: 'server', status: 'ok', detail: `pre-receive check installed beside the existing driver (${file})` }
+      : { component: 'server', status: 'missing', detail: `hooks/pre-receive is a driver running ${m === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*'}; pushes are not held to the ownership invariant: run \`git handoff install --server\` (it adds the check beside the driver)` };
+  }
+  const s = gitoliteState(repo, hooks);
+  if (!s.localCode) return { component: 'server', status: 'missing', detail: `gitolite without repo-specific hooks: ${NO_LOCAL_CODE}` };
+  if (!isStub(s.file)) return { component: 'server', status: 'missing', detail: `gitolite: no check in ${s.file}: run \`git handoff install --server\` as the gitolite user` };
+  if (!s.codes.includes(GITOLITE_CODE) || !s.linked) return { component: 'server', status: 'missing', detail: `gitolite: ${s.file} is there but this repository does not run it; add to gitolite.conf and push gitolite-admin:\n${confLine(s)}` };
+  if (!isStub(s.linked)) return { component: 'server', status: 'broken', detail: `gitolite: ${s.linked} does not lead to the check (${s.file}); push gitolite-admin again so gitolite relinks it` };
+  return { component: 'server', status: 'ok', detail: `pre-receive check installed through gitolite (option hook.pre-receive = ${s.codes.join(' ')}; ${path.basename(s.linked)})` };
 }

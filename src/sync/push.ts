@@ -11,14 +11,14 @@ import { setting } from '../config-keys';
 import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
-import { trackingNotesRef } from '../handoff/store/receipts';
-import { ancestryOf, remoteViolations } from '../handoff/store/sync-state';
+import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
-import { hostWaitMs, RECORDS_PREFIX, trackingRecordsPrefix, transportError } from './remote';
-import type { Violation } from '../handoff/store/ownership';
+import { archivalTips, entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { hostWaitMs, transportError } from './remote';
+import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { keyOf } from '../handoff/store/tx/record';
+import { archivalOf } from '../handoff/store/ref-updates';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
 export interface PushUpdate {
@@ -69,42 +69,36 @@ export interface PushResult {
 export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
   const updates: PushUpdate[] = [];
   const skipped: PushSkip[] = [];
+  const theirEntries = entriesOf(sides.remoteArchive);
+  const ourEntries = entriesOf(sides.localArchive);
   const differing = [...sides.local].filter(([k, oid]) => sides.remote.has(k) && sides.remote.get(k) !== oid);
   const { local: notes, remote: theirNotes } = sides.receipts;
   const notesDiffer = !!notes && !!theirNotes && notes !== theirNotes;
-  const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...(notesDiffer ? [notes, theirNotes] : [])]);
+  const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...archivalTips(sides, ourEntries, theirEntries), ...(notesDiffer ? [notes, theirNotes] : [])]);
   // receipts go fast-forward only: a remote ahead or diverged is merged by the next fetch, then pushed
   if (notes && (!theirNotes || (notesDiffer && isAnc(theirNotes, notes)))) updates.push({ ref: NOTES_REF, newOid: notes, oldOid: theirNotes, kind: 'receipts' });
-  // a format-1 archive over there of exactly the tip this clone keeps live (not taken in here): never undone by a push
-  const archivedThere = new Set([...sides.remoteArchive].map(([k, oid]) => `${handoffKeyOf(k)}\0${oid}`));
   for (const [k, oid] of sides.local) {
     const ref = HANDOFF_PREFIX + k;
     if (!parseRef(ref)) continue;
     const theirs = sides.remote.get(k) ?? null;
     if (theirs === oid) continue;
-    if (!theirs && archivedThere.has(`${k}\0${oid}`)) skipped.push({ ref, state: 'archived-there', local: oid, remote: oid });
+    // a format-1 archive over there of exactly the tip this clone keeps live (not taken in here): never undone by a push
+    if (!theirs && archivalOf(repo, theirEntries.get(k), oid, isAnc)?.bare) skipped.push({ ref, state: 'archived-there', local: oid, remote: oid });
     else if (!theirs) updates.push({ ref, newOid: oid, oldOid: null, kind: 'create' });
     else if (isAnc(theirs, oid)) updates.push({ ref, newOid: oid, oldOid: theirs, kind: 'fast-forward' });
     else skipped.push({ ref, state: isAnc(oid, theirs) ? 'behind' : 'diverged', local: oid, remote: theirs });
   }
-  const archivedHere = new Map<string, string[]>();
-  const unsent: PushUpdate[] = [];
-  for (const [k, oid] of sides.localArchive) {
-    const ref = ARCHIVE_PREFIX + k;
-    if (!parseRef(ref)) continue;
-    const hk = handoffKeyOf(k);
-    archivedHere.set(hk, [...(archivedHere.get(hk) ?? []), oid]);
-    if (!sides.remoteArchive.has(k)) unsent.push({ ref, newOid: oid, oldOid: null, kind: 'archive-entry' });
-  }
-  // Archived here (an entry is a version on top of the tip it archived), still live there at that tip: the push removes it, beside its entry.
-  const gone = [...sides.remote].filter(([k]) => !sides.local.has(k) && archivedHere.has(k));
-  const isArchived = ancestryOf(repo, gone.flatMap(([k, theirs]) => [theirs, ...archivedHere.get(k)!]));
+  // Archived here, still live there at the tip it archived: the push removes it, beside its entry.
   const archiving = new Set<string>();
-  for (const [k, theirs] of gone) {
-    if (!archivedHere.get(k)!.some((e) => e !== theirs && isArchived(theirs, e))) continue;
+  for (const [k, theirs] of sides.remote) {
+    const a = sides.local.has(k) ? null : archivalOf(repo, ourEntries.get(k), theirs, isAnc);
+    if (!a || a.bare) continue;
     updates.push({ ref: HANDOFF_PREFIX + k, newOid: null, oldOid: theirs, kind: 'archive' });
     archiving.add(k);
   }
+  const unsent = [...sides.localArchive]
+    .filter(([k]) => parseRef(ARCHIVE_PREFIX + k) && !sides.remoteArchive.has(k))
+    .map(([k, oid]): PushUpdate => ({ ref: ARCHIVE_PREFIX + k, newOid: oid, oldOid: null, kind: 'archive-entry' }));
   // an entry past this clone's retention (handoff.archiveRetention) is not sent (gc prunes it), unless it goes with an archive
   const past = unsent.length ? pastRetentionOf(repo, sides) : new Set<string>();
   for (const u of unsent) {
@@ -264,8 +258,7 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
       return AGAIN;
     }
     if (out.limit) {
-      const left = [...batch, ...queue.flat()];
-      for (const u of left) Object.assign(u, { status: undefined, reason: undefined });
+      const left = unmarked([...batch, ...queue.flat()]);
       result.stopped = { reason: out.reason, limit: out.limit, sent, left: left.length };
       return rejected;
     }
@@ -277,9 +270,10 @@ export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], r
 
 /** A batch back at the head of the queue, its groups as they were, its marks cleared (sent again). */
 function requeue(queue: PushUpdate[][], batch: PushUpdate[]): void {
-  for (const u of batch) Object.assign(u, { status: undefined, reason: undefined });
-  queue.unshift(...groupsOf(batch));
+  queue.unshift(...groupsOf(unmarked(batch)));
 }
+
+const unmarked = (us: PushUpdate[]) => us.map((u) => Object.assign(u, { status: undefined, reason: undefined }));
 
 /**
  * One git push of these updates (atomic when the remote supports it); marks each, returns the rejected ones and,
@@ -401,11 +395,10 @@ function remoteLines(stderr: string): string[] {
 
 /** Moves the tracking refs to what the remote now has, each by compare-and-swap from `oldOid`; the staged refs go in the same transaction. */
 function recordPushed(repo: Repo, remote: string, done: PushUpdate[], staged: Staged | null): void {
-  const tracking = (ref: string) => (ref === NOTES_REF ? trackingNotesRef(remote) : ref.startsWith(RECORDS_PREFIX) ? trackingRecordsPrefix(remote) + ref.slice(RECORDS_PREFIX.length) : trackingOf(remote, ref));
   const ops: RefOp[] = [];
   for (const u of done) {
     if (u.oldOid === u.newOid) continue;
-    const t = tracking(u.ref);
+    const t = trackingOf(remote, u.ref);
     if (u.newOid === null) ops.push({ op: 'delete', ref: t, oldOid: u.oldOid! });
     else if (u.oldOid === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
     else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: u.oldOid });
@@ -432,7 +425,7 @@ export function rejectionError(res: PushResult): HandoffError {
   const reasons = res.rejected.map((u) => u.reason ?? '');
   const kind: 'integrity' | 'concurrent' | 'environment' =
     res.remoteMessages.some((l) => /^git-handoff: refused/.test(l)) ? 'integrity'
-    : reasons.every((r) => /non-fast-forward|fetch first|stale info|atomic push failed/.test(r)) ? 'concurrent'
+    : reasons.every((r) => STALE.test(r) || ATOMIC.test(r)) ? 'concurrent'
     : 'environment';
   const lines = res.rejected.map((u) => `  ${u.ref}: ${u.reason}`);
   // nothing taken, a creation refused in words about which refs the host takes: it takes no custom ref

@@ -5,10 +5,10 @@ import { HandoffError } from '../errors';
 import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
 import { assertTopic, handoffRef } from '../handoff/store/names';
-import { checkAdvance, type Violation } from '../handoff/store/ownership';
+import { checkAdvances, remoteViolations, type Violation } from '../handoff/store/ownership';
 import type { SessionRef } from '../handoff/state/session';
 import { viewOf } from '../handoff/store/store';
-import { ancestryOf, compareTips, remoteViolations, trackingRef } from '../handoff/store/sync-state';
+import { ancestryOf, compareTips, trackingRef } from '../handoff/store/sync-state';
 import { commitVersion, moveRef } from '../handoff/store/tx';
 import type { HandoffMerge } from './fetch';
 
@@ -25,16 +25,21 @@ interface RefusedState {
   violation: Violation;
 }
 
-/** The handoff's remote version, when this clone refuses it; null when it may be taken or merged. */
-export function refusedState(repo: Repo, branch: string, topic: string, remote: string): RefusedState | null {
+/** A handoff's local tip, the remote's tracking copy of it, and how the two stand (null: either is missing). */
+export function bothTips(repo: Repo, branch: string, topic: string, remote: string) {
   const ref = handoffRef(branch, assertTopic(topic));
   const localTip = repo.readRef(ref);
   const remoteTip = localTip ? repo.readRef(trackingRef(remote, ref)) : null;
-  if (!localTip || !remoteTip) return null;
-  const state = compareTips(ancestryOf(repo, [localTip, remoteTip]), localTip, remoteTip);
+  const state = localTip && remoteTip ? compareTips(ancestryOf(repo, [localTip, remoteTip]), localTip, remoteTip) : null;
+  return { ref, localTip, remoteTip, state };
+}
+
+/** The handoff's remote version, when this clone refuses it; null when it may be taken or merged. */
+export function refusedState(repo: Repo, branch: string, topic: string, remote: string): RefusedState | null {
+  const { ref, localTip, remoteTip, state } = bothTips(repo, branch, topic, remote);
   if (state !== 'behind' && state !== 'diverged') return null;
-  const [v] = remoteViolations(repo, [{ local: localTip, remote: remoteTip, state }]);
-  return v ? { ref, localTip, remoteTip, violation: v } : null;
+  const [v] = remoteViolations(repo, [{ local: localTip, remote: remoteTip!, state }]);
+  return v ? { ref, localTip: localTip!, remoteTip: remoteTip!, violation: v } : null;
 }
 
 interface RestoreOptions {
@@ -83,7 +88,7 @@ export function restoreRefused(repo: Repo, o: RestoreOptions, s: RefusedState): 
 
 /** Moves `ref` from the local tip to `oid`, a version on top of both tips, once the ownership rule allows it from each. */
 export function moveOverBoth(repo: Repo, ref: string, oid: string, [localTip, remoteTip]: [string, string], o: { step: 'restore' | 'resolve'; noun: string; reason: string }): void {
-  const v = checkAdvance(repo, localTip, oid) ?? checkAdvance(repo, remoteTip, oid);
+  const v = checkAdvances(repo, [localTip, remoteTip].map((tip) => ({ oldOid: tip, newOid: oid }))).find(Boolean);
   if (v) throw new HandoffError('integrity', `${o.step}-breaks-invariant`, `the ${o.noun} would break the ownership invariant: ${v.message}`, { ref, violation: v });
   const r = moveRef(repo, ref, oid, localTip, o.reason, { what: `the ${o.noun} of ${ref}` });
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} changed while it was being ${o.step}d; nothing was written. Run the resolve again.`, { ref });

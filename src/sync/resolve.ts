@@ -4,13 +4,14 @@ import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
 import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { assertTopic, handoffRef, parseRef } from '../handoff/store/names';
+import { assertTopic, parseRef } from '../handoff/store/names';
 import { readTrailersOf } from '../handoff/store/ownership';
 import { short, type SessionRef } from '../handoff/state/session';
 import { notFound, viewOf, type HandoffView } from '../handoff/store/store';
-import { ancestryOf, compareTips, trackingRef } from '../handoff/store/sync-state';
+import { trackingRef } from '../handoff/store/sync-state';
+import { namesOf } from './fetch';
 import { commitVersion } from '../handoff/store/tx';
-import { moveOverBoth, restoreCommand } from './refused';
+import { bothTips, moveOverBoth, restoreCommand } from './refused';
 
 export type Keep = 'local' | 'remote' | 'both';
 export const KEEPS: Keep[] = ['local', 'remote', 'both'];
@@ -27,8 +28,7 @@ export function resolveStep(repo: Repo, ref: string, local: string | null | unde
 
 /** ` --branch <b>` when the handoff is not on the checked-out branch (`checkedOut` null: always). */
 export function branchFlag(ref: string, checkedOut: string | null): string {
-  const p = parseRef(ref);
-  const branch = p?.branch ?? p?.encodedBranch ?? '';
+  const { branch } = namesOf(ref);
   return branch && branch !== checkedOut ? ` --branch ${quote([branch])}` : '';
 }
 
@@ -69,14 +69,11 @@ export function bothBodies(topic: string, local: HandoffView, remote: HandoffVie
  */
 export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult {
   const topic = assertTopic(o.topic);
-  const ref = handoffRef(o.branch, topic);
-  const localTip = repo.readRef(ref);
+  const { ref, localTip, remoteTip, state } = bothTips(repo, o.branch, topic, o.remote);
   if (!localTip) throw notFound(ref, o.branch, topic);
-  const remoteTip = repo.readRef(trackingRef(o.remote, ref));
   if (!remoteTip) {
     throw new HandoffError('usage', 'not-diverged', `${ref} has no copy from ${o.remote}; run \`git handoff fetch ${o.remote}\` first`, { ref });
   }
-  const state = compareTips(ancestryOf(repo, [localTip, remoteTip]), localTip, remoteTip);
   if (state !== 'diverged') {
     throw new HandoffError('usage', 'not-diverged', `${ref} is ${state} against ${o.remote}, not diverged: \`git handoff sync ${o.remote}\` carries it without a merge`, { ref, state });
   }

@@ -2,7 +2,7 @@
 // version; a rogue tip is kept aside. `--scan` rebuilds from unreachable objects when the record is gone too.
 import type { CommitSummary, RefOp, Storage } from '../../git/storage';
 import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
-import { checkAdvance, readTrailersOf, type Violation } from '../store/ownership';
+import { checkAdvance, keepsOwner, readTrailersOf, type Violation } from '../store/ownership';
 import { unionReceiptsCommit } from '../store/receipts';
 import type { SessionStartRecord } from '../store/boot';
 import { amendRecord } from '../store/tx/record-step';
@@ -72,7 +72,7 @@ function notTheOwners(repo: Storage, base: string | null, cur: string, recorded:
   for (const oid of added) {
     const c = t.get(oid);
     if (!c || c.parents.some((p) => inside.has(p))) continue;
-    if (c.session !== owner && c.takeoverFrom !== owner) {
+    if (!keepsOwner(c, owner)) {
       return {
         rule: 'foreign-owner',
         commit: oid,

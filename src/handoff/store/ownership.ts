@@ -5,6 +5,7 @@ import { reachableIn, type Storage } from '../../git/storage';
 import { BODY_MAX, COMMIT_MAX, parseTrailerLines, STATE_MAX, type Trailers } from './document';
 import { short } from '../state/session';
 import { relativeTime } from './time';
+import { ranHere } from '../state/ledger';
 
 export interface Tip {
   oid: string;
@@ -64,25 +65,11 @@ export function foreignCommits(repo: Storage, oids: string[], session: string): 
 /** checkAdvances of one move. */
 export const checkAdvance = (repo: Storage, oldOid: string | null, newOid: string | null): Violation | null => checkAdvances(repo, [{ oldOid, newOid }])[0];
 
-const rewrite = (m: Move): Violation => ({ rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid!.slice(0, 12)}` });
-
-/** The commits one move adds, read alone: a missing object is its violation; a walk failing after that is git failing, thrown. */
-function addedAlone(repo: Storage, m: Move): string[] | Violation {
-  if (!m.oldOid) {
-    const added = repo.commitsOrProblem({ from: [m.newOid!] });
-    return 'problem' in added ? { rule: 'missing-object', message: `cannot read the history of ${m.newOid!.slice(0, 12)}: ${added.problem}` } : added;
-  }
-  const anc = repo.ancestry(m.oldOid, m.newOid!);
-  if (anc === 'not') return rewrite(m);
-  if (anc !== 'ancestor') return { rule: 'missing-object', message: `cannot compare ${m.oldOid.slice(0, 12)} and ${m.newOid!.slice(0, 12)}: ${anc.problem}` };
-  return repo.commits({ from: [m.newOid!], not: [m.oldOid] });
-}
-
 /** The commits one move adds, from the graph of every move's commits. */
 function addedIn(graph: Map<string, string[]>, m: Move): string[] | Violation {
   const now = reachableIn(graph, m.newOid!);
   if (!m.oldOid) return [...now];
-  if (!now.has(m.oldOid)) return rewrite(m);
+  if (!now.has(m.oldOid)) return { rule: 'rewrite', message: `history rewritten: ${m.newOid!.slice(0, 12)} does not descend from ${m.oldOid.slice(0, 12)}` };
   // what the new tip reaches only through the old one, the old one reaches too
   const old = reachableIn(graph, m.oldOid);
   return [...now].filter((c) => !old.has(c));
@@ -114,7 +101,7 @@ function addedViolation(added: string[], all: Map<string, Trailers & { parents: 
       const parent = all.get(p);
       if (parent?.problem) return { rule: 'ambiguous-trailers', commit: p, message: `commit ${oid.slice(0, 12)} builds on ${p.slice(0, 12)}, which has an ${parent.problem}` };
       const owner = parent?.session ?? null;
-      if (owner && c.session !== owner && c.takeoverFrom !== owner) {
+      if (!keepsOwner(c, owner)) {
         return {
           rule: 'foreign-owner',
           commit: oid,
@@ -125,6 +112,10 @@ function addedViolation(added: string[], all: Map<string, Trailers & { parents: 
   }
   return null;
 }
+
+/** Whether a version may follow one owned by `owner`: it is that owner's, or names it as taken over (SPEC 2). */
+export const keepsOwner = (c: Pick<Trailers, 'session' | 'takeoverFrom'>, owner: string | null) =>
+  !owner || c.session === owner || c.takeoverFrom === owner;
 
 /** The parent a restoring version refuses (`Handoff-Refused`, SPEC 7): never its first parent, whose owner it keeps. */
 const refusedParent = (c: Trailers & { parents: string[] }): string | null =>
@@ -165,7 +156,9 @@ export function checkAdvances(repo: Storage, moves: Move[], ranHere?: (session: 
   const plans = moves.map((m): string[] | Violation | null => {
     if (!m.newOid) return m.oldOid ? { rule: 'delete', message: `deleting a handoff ref is only done by \`git handoff archive\` (tip ${m.oldOid.slice(0, 12)})` } : null;
     if (m.oldOid === m.newOid) return null;
-    return graph ? addedIn(graph, m) : addedAlone(repo, m);
+    // the batch's walk failed on a missing object: each move read on its own, only the one that lacks it refused
+    const own = graph ?? repo.parentsOf(m.oldOid ? [m.oldOid, m.newOid] : [m.newOid]);
+    return own ? addedIn(own, m) : { rule: 'missing-object', message: `cannot read the history of ${m.newOid.slice(0, 12)}: an object is missing` };
   });
   const added = plans.filter((p): p is string[] => Array.isArray(p));
   const addedAll = [...new Set(added.flat())];
@@ -188,4 +181,17 @@ function notWrittenHere(added: string[], all: Map<string, Trailers & { parents: 
   if (oid === undefined) return null;
   const session = all.get(oid)!.session!;
   return { rule: 'not-written-here', commit: oid, message: `commit ${oid.slice(0, 12)} names session ${short(session, [])}, which runs in this clone, but this clone did not write it` };
+}
+
+/**
+ * Why the remote's version of each handoff cannot be taken (fetch, push, sync states, --resolve), or null: the rule from
+ * the local tip (null: none here), from the merge base when diverged, and no version naming a session that ran here.
+ */
+export function remoteViolations(
+  repo: Storage,
+  pairs: Array<{ local: string | null; remote: string; state: 'behind' | 'diverged' }>,
+): Array<Violation | null> {
+  if (pairs.length === 0) return [];
+  const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.mergeBase(p.local!, p.remote)));
+  return checkAdvances(repo, pairs.map((p, i) => ({ oldOid: bases[i], newOid: p.remote })), ranHere(repo.commonDir));
 }

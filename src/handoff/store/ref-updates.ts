@@ -33,22 +33,36 @@ export function parseUpdates(input: string): RefUpdate[] {
 
 const FETCH_FIRST = 'this server keeps every version: run `git handoff sync` (it fetches, merges, and pushes fast-forwards only); a diverged handoff is merged with `git handoff sync --resolve <topic> --keep local|remote|both`. Never force-push handoff refs.';
 
+/**
+ * What a handoff's archive entries mean for its tip (SPEC 2): an entry that adds a version on top of it archives it (the
+ * version names who did, held to the ownership rule); a `bare` one at the tip itself names nobody (format 1) and is
+ * `refused` unless handoff.minFormat is 1. Null: no entry archives this tip.
+ */
+export function archivalOf<E extends { oid: string }>(
+  repo: Storage,
+  entries: readonly E[] | undefined,
+  tip: string,
+  isAnc: (a: string, b: string) => boolean,
+): { entry: E; bare: boolean; refused: string | null } | null {
+  const over = entries?.find((e) => e.oid !== tip && isAnc(tip, e.oid));
+  if (over) return { entry: over, bare: false, refused: null };
+  const bare = entries?.find((e) => e.oid === tip);
+  if (!bare) return null;
+  const refused = takesFormat1Archives(repo) ? null : `an archive entry at the tip itself (${tip.slice(0, 12)}) records nobody: an archive adds a version naming the session that archived it`;
+  return { entry: bare, bare: true, refused };
+}
+
+const ARCHIVE_HOW = 'run `git handoff archive <topic>` (the owner, or --take-over --reason) then `git handoff sync`';
+
 /** Checks the handoff updates of one push; returns what is refused (empty: accept). */
 export function checkReceive(repo: Storage, updates: RefUpdate[]): Refusal[] {
   const refusals: Refusal[] = [...receiptRefusals(repo, updates.filter((u) => u.ref === NOTES_REF)), ...replaceRefusals(repo, updates)];
   const mine = updates.filter((u) => u.ref.startsWith(HANDOFF_PREFIX) || u.ref.startsWith(ARCHIVE_PREFIX));
   if (mine.length === 0) return refusals;
-  const pushedArchives = new Map<string, Set<string>>();
-  for (const u of mine) {
-    if (!u.ref.startsWith(ARCHIVE_PREFIX) || !u.newOid) continue;
-    const k = keyOf(u.ref);
-    pushedArchives.set(k, (pushedArchives.get(k) ?? new Set()).add(u.newOid));
-  }
-  const advances: RefUpdate[] = [];
-  // each handoff deletion and the archive entry it moves into, checked as one more version: tip → entry
-  const archivals: Array<{ ref: string; entry: string; oldOid: string; newOid: string }> = [];
+  const created = mine.filter((u) => parseRef(u.ref)?.kind === 'archive' && !u.oldOid && u.newOid);
+  // every move held to the ownership rule; a handoff deleted with its archive entry as one more version: tip → entry
+  const moves: Array<RefUpdate & { entry?: string }> = [];
   const archivedKeys = new Set<string>();
-  let format1: boolean | undefined;
   let past: Set<string> | undefined;
   for (const u of mine) {
     const p = parseRef(u.ref);
@@ -76,62 +90,42 @@ export function checkReceive(repo: Storage, updates: RefUpdate[]): Refusal[] {
       }
       continue;
     }
-    if (!u.newOid) {
-      if (!u.oldOid) continue;
-      // deleting a handoff is an archive: an entry that adds a version on its tip comes with it or is here already
-      const entries = [...(pushedArchives.get(k) ?? [])].map((oid) => ({ ref: '(pushed)', oid }));
-      if (entries.length === 0) entries.push(...repo.listRefs([`${ARCHIVE_PREFIX}${k}/`]));
-      const entry = entries.find((e) => e.oid !== u.oldOid && repo.isAncestor(u.oldOid!, e.oid));
-      if (entry) {
-        archivals.push({ ref: u.ref, entry: entry.oid, oldOid: u.oldOid, newOid: entry.oid });
-        archivedKeys.add(k);
-        continue;
-      }
-      const bare = entries.some((e) => e.oid === u.oldOid);
-      // a format-1 archive (the entry is the tip itself, naming nobody) only where handoff.minFormat is 1 (SPEC 2)
-      if (bare && (format1 ??= takesFormat1Archives(repo))) {
-        archivedKeys.add(k);
-        continue;
-      }
-      refusals.push({
-        ref: u.ref,
-        rule: bare ? 'archive-unrecorded' : 'delete',
-        message: bare
-          ? `an archive entry at the tip itself (${u.oldOid.slice(0, 12)}) records nobody: an archive adds a version naming the session that archived it`
-          : `deleting a handoff is done only by archiving it (tip ${u.oldOid.slice(0, 12)})`,
-        hint: bare
-          ? `run \`git handoff archive <topic>\` (the owner, or --take-over --reason) then \`git handoff sync\`; ${FORMAT1_ARCHIVE_HINT}`
-          : 'run `git handoff archive <topic>` (the owner, or --take-over --reason) then `git handoff sync`: the archive entry travels with the deletion',
-      });
+    if (u.newOid || !u.oldOid) {
+      if (u.newOid) moves.push(u);
       continue;
     }
-    advances.push(u);
+    // deleting a handoff is an archive: its entry comes with it or is here already
+    const pushed = created.filter((e) => keyOf(e.ref) === k).map((e) => ({ oid: e.newOid! }));
+    const entries = pushed.length ? pushed : repo.listRefs([`${ARCHIVE_PREFIX}${k}/`]);
+    const a = archivalOf(repo, entries, u.oldOid, (x, y) => repo.isAncestor(x, y));
+    if (a && !a.refused) {
+      archivedKeys.add(k);
+      if (!a.bare) moves.push({ ref: u.ref, oldOid: u.oldOid, newOid: a.entry.oid, entry: a.entry.oid });
+      continue;
+    }
+    refusals.push(
+      a
+        ? { ref: u.ref, rule: 'archive-unrecorded', message: a.refused!, hint: `${ARCHIVE_HOW}; ${FORMAT1_ARCHIVE_HINT}` }
+        : { ref: u.ref, rule: 'delete', message: `deleting a handoff is done only by archiving it (tip ${u.oldOid.slice(0, 12)})`, hint: `${ARCHIVE_HOW}: the archive entry travels with the deletion` },
+    );
   }
   // New archive entries not paired with a deletion in this push: a whole handoff history, checked from its root.
-  for (const u of mine) {
-    const p = parseRef(u.ref);
-    if (p?.kind === 'archive' && !u.oldOid && u.newOid && !archivedKeys.has(`${p.encodedBranch}/${p.topic}`)) advances.push(u);
-  }
-  checkAdvances(repo, archivals).forEach((v, i) => {
+  moves.push(...created.filter((u) => !archivedKeys.has(keyOf(u.ref))));
+  checkAdvances(repo, moves).forEach((v, i) => {
+    const { ref, entry } = moves[i];
     if (!v) return;
-    refusals.push({
-      ref: archivals[i].ref,
-      rule: v.rule,
-      message: `its archive entry ${archivals[i].entry.slice(0, 12)} breaks the invariant: ${v.message}`,
-      hint: 'only the owner archives a handoff, or a session that takes it over on the record: `git handoff archive <topic> --take-over --reason "<why>"`',
-    });
-  });
-  checkAdvances(repo, advances).forEach((v, i) => {
-    if (!v) return;
-    refusals.push({
-      ref: advances[i].ref,
-      rule: v.rule,
-      message: v.message,
-      hint:
-        v.rule === 'foreign-owner' || v.rule === 'no-session'
-          ? 'write under a new topic, or take the handoff over on the record: `git handoff write <topic> --take-over --reason "<why>"`'
-          : FETCH_FIRST,
-    });
+    if (entry) {
+      refusals.push({
+        ref,
+        rule: v.rule,
+        message: `its archive entry ${entry.slice(0, 12)} breaks the invariant: ${v.message}`,
+        hint: 'only the owner archives a handoff, or a session that takes it over on the record: `git handoff archive <topic> --take-over --reason "<why>"`',
+      });
+    } else {
+      const owner = v.rule === 'foreign-owner' || v.rule === 'no-session';
+      const hint = owner ? 'write under a new topic, or take the handoff over on the record: `git handoff write <topic> --take-over --reason "<why>"`' : FETCH_FIRST;
+      refusals.push({ ref, rule: v.rule, message: v.message, hint });
+    }
   });
   return refusals;
 }

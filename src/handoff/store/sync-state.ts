@@ -1,8 +1,7 @@
 // Where each local handoff stands against its remote-tracking copy (refs/handoff-remotes/<R>/handoffs/…).
 import { reachableIn, type RefRecord, type Storage } from '../../git/storage';
 import { HANDOFF_PREFIX, REMOTES_ROOT, trackingOf } from './names';
-import { checkAdvances, type Violation } from './ownership';
-import { ranHere } from '../state/ledger';
+import { remoteViolations } from './ownership';
 import { setting } from '../../config-keys';
 
 /**
@@ -76,11 +75,4 @@ export function computeSyncStates(repo: Storage, recs: RefRecord[], trackingRecs
     });
   }
   return out;
-}
-
-/** Why the remote's version of each handoff cannot be taken, or null: checked from local, or from the merge base when diverged. */
-export function remoteViolations(repo: Storage, pairs: Array<{ local: string; remote: string; state: 'behind' | 'diverged' }>): Array<Violation | null> {
-  if (pairs.length === 0) return [];
-  const bases = pairs.map((p) => (p.state === 'behind' ? p.local : repo.mergeBase(p.local, p.remote)));
-  return checkAdvances(repo, pairs.map((p, i) => ({ oldOid: bases[i], newOid: p.remote })), ranHere(repo.commonDir));
 }

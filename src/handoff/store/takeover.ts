@@ -22,7 +22,7 @@ export interface TakeoverArg {
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 /** Where and how a live owner shows life, in words. */
-export function describeLive(l: LiveOwner, among: string[]): string {
+function describeLive(l: LiveOwner, among: string[]): string {
   const who = l.session === l.owner ? '' : ` (continued by session ${short(l.session, among)} after /clear)`;
   const where = l.where === 'remote' ? `a live claim in the handoff remote's claims table, since ${iso(l.lastActivity)}` : `last active ${relativeTime(new Date(l.lastActivity).toISOString())}${l.worktree ? ` in ${l.worktree}` : ''}`;
   return `${l.client ?? 'unknown client'} on host ${l.host ?? 'unknown'}${who}, ${where}`;
