@@ -103,13 +103,9 @@ export function echoOutputs(args: string[]): string[] | null {
   return [words + newline, read('echo'), read('dash')];
 }
 
-/** The texts a literal `echo`/`printf` prints (one for printf, echo's three readings), or null when not worked out. */
+/** The texts a literal `echo`/`printf` prints (one for printf, echo's readings that differ), or null when not worked out. */
 export function printedTexts(prog: string, args: string[]): string[] | null {
   if (args.some(expands)) return null;
-  if (prog === 'echo') return echoOutputs(args);
-  if (prog === 'printf') {
-    const out = printfOutput(args);
-    return out === null ? null : [out];
-  }
-  return null;
+  const out = prog === 'echo' ? echoOutputs(args) : prog === 'printf' ? [printfOutput(args)] : null;
+  return out && !out.includes(null) ? [...new Set(out as string[])] : null;
 }

@@ -1,7 +1,6 @@
 // Runners: programs other than a shell that run a command line they are given (in an argument, an escape to the shell,
 // a variable, or their input). One table; ./wrappers.ts reads each line as `sh -c '<line>'` is read.
-import path from 'node:path';
-import { hereDocument, type Redirect } from './command';
+import { hereDocument, programName, type Redirect } from './command';
 import { inputFile } from './nested';
 import { getopt } from './options';
 import { shellQuote } from '../../clients/event';
@@ -119,14 +118,8 @@ const fromInput = (prog: string, redirects: Redirect[]): Ran => {
 
 /** Where `crontab` takes the table it installs from: '-' (its input), a file, or null for none (-l, -r, -e). */
 export function crontabTable(args: string[]): string | null {
-  const ops: string[] = [];
-  let other = false;
-  for (let k = 0; k < args.length; k++) {
-    if (args[k] === '-u') k++;
-    else if (/^-[a-zA-Z]*[lre]$/.test(args[k])) other = true;
-    else if (!args[k].startsWith('-') || args[k] === '-') ops.push(args[k]);
-  }
-  return other && !ops.includes('-') ? null : (ops[0] ?? '-');
+  const o = getopt(args, 'u');
+  return o.flags.some((f) => /^-[lre]$/.test(f)) && !o.operands.includes('-') ? null : (o.operands[0] ?? '-');
 }
 
 /** A crontab table's commands, a line each (the schedule, five fields or an @word, taken off). */
@@ -216,7 +209,7 @@ for (const [alias, of] of [['gmake', 'make'], ['pnpm', 'npm'], ['vi', 'vim'], ['
 
 /** The command lines a runner `argv` runs (each to be read as `sh -c '<line>'`), or null for a program that is no runner. */
 export function runnerLines(argv: string[], redirects: Redirect[]): Ran | null {
-  const prog = path.basename(argv[0] ?? '');
+  const prog = programName(argv);
   if (!Object.hasOwn(RUNNERS, prog)) return null;
   const ran = RUNNERS[prog](argv.slice(1), redirects);
   return ran && (ran.lines.length || ran.unread) ? ran : null;
