@@ -59,6 +59,14 @@ function writeState(loc: Location, session: string, s: SessionState): void {
   });
 }
 
+/** Whether this session is yet to be given the once-per-session message `flag`; marks it given. */
+function firstTime(loc: Location, session: string, flag: 'reminded' | 'offNoted' | 'compactReminded'): boolean {
+  const state = readState(loc, session);
+  if (state[flag]) return false;
+  writeState(loc, session, { ...state, [flag]: true });
+  return true;
+}
+
 /** Refreshes this session's lease at most once a minute; warns once when another live session holds the worktree. */
 async function heartbeat(ctx: GuardContext, loc: Location, session: string, force = false): Promise<string | null> {
   const state = readState(loc, session);
@@ -222,7 +230,7 @@ async function sessionStart(ctx: GuardContext): Promise<Decision> {
   if (!loc) return {};
   const session = ctx.session;
   if (await ctx.guardOff(loc)) {
-    if (session) writeState(loc, session, { ...readState(loc, session), offNoted: true });
+    if (session) firstTime(loc, session, 'offNoted');
     return { context: GUARD_OFF };
   }
   // Before boot's view, so that handoffs inherited after /clear show as this session's own.
@@ -278,12 +286,7 @@ const GUARD_OFF = 'git-handoff: the guard is off in this repository (git config 
 
 /** With `handoff.guard off`, a call the guard would have refused or changed is allowed; the session is told once. */
 export async function guardOffOnce(ctx: GuardContext, loc: Location): Promise<Decision> {
-  const session = ctx.session;
-  if (!session) return {};
-  const state = readState(loc, session);
-  if (state.offNoted) return {};
-  writeState(loc, session, { ...state, offNoted: true });
-  return { context: GUARD_OFF };
+  return ctx.session && firstTime(loc, ctx.session, 'offNoted') ? { context: GUARD_OFF } : {};
 }
 
 /** This session's handoff topics on `branch` (every branch when none is checked out). */
@@ -299,13 +302,10 @@ async function stop(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   const loc = session && !ctx.event.stopHookActive ? ctx.locate() : null;
   if (!session || !loc) return {};
-  const state = readState(loc, session);
-  if (state.reminded || !changedFiles(loc, session) || (await ctx.guardOff(loc))) return {};
+  if (readState(loc, session).reminded || !changedFiles(loc, session) || (await ctx.guardOff(loc))) return {};
   const branch = ctx.branch(loc);
   const owns = (await ownTopics(ctx, loc, session, branch)).length > 0;
-  state.reminded = true;
-  writeState(loc, session, state);
-  if (owns) return {};
+  if (!firstTime(loc, session, 'reminded') || owns) return {};
   return {
     followUp:
       `git-handoff: you changed files in this session but left no handoff note on ${branch ? `branch ${branch}` : 'this branch'}. ` +
@@ -319,12 +319,10 @@ async function preCompact(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
   const session = ctx.session;
   if (!loc || !session) return {};
-  const state = readState(loc, session);
-  if (state.compactReminded || (await ctx.guardOff(loc))) return {};
+  if (readState(loc, session).compactReminded || (await ctx.guardOff(loc))) return {};
   const branch = ctx.branch(loc);
   const own = branch ? await ownTopics(ctx, loc, session, branch) : [];
-  if (own.length === 0 && !changedFiles(loc, session)) return {};
-  writeState(loc, session, { ...state, compactReminded: true });
+  if ((own.length === 0 && !changedFiles(loc, session)) || !firstTime(loc, session, 'compactReminded')) return {};
   const topic = own[0] ?? '<topic>';
   return {
     context:
