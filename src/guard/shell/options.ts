@@ -15,7 +15,7 @@ export const flagGiven = (args: string[], short: string, ...long: string[]) =>
  * A command's operands and option values as getopt reads them: `short` letters and `long` options that take a value
  * (in a cluster the letter takes the rest, or the next argument), `--` ending the options, options after operands.
  */
-export function getopt(args: string[], short: string, long: string[] = []): { operands: string[]; values: Map<string, string[]>; flags: string[]; dashdash: number } {
+export function getopt(args: string[], short: string, long: string[] = []) {
   const operands: string[] = [];
   const values = new Map<string, string[]>();
   const flags: string[] = [];
@@ -45,7 +45,9 @@ export function getopt(args: string[], short: string, long: string[] = []): { op
       }
     }
   }
-  return { operands, values, flags, dashdash };
+  /** the values given to any of `keys`, in their order */
+  const all = (...keys: string[]) => keys.flatMap((k) => values.get(k) ?? []);
+  return { operands, values, flags, dashdash, all };
 }
 
 /** getopt of the options in `valued` (`-m`, `--repo`: whole, in a cluster or abbreviated), short and long in one list. */

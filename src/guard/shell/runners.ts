@@ -75,8 +75,8 @@ function sedRuns(script: string): { lines: string[]; unread: boolean } {
 /** The scripts sed runs: its -e/--expression values, else its first operand (none when -f names a file). */
 export function sedScripts(args: string[]): string[] {
   const o = getopt(args, 'efl', ['--expression', '--file', '--line-length']);
-  const given = [...(o.values.get('-e') ?? []), ...(o.values.get('--expression') ?? [])];
-  return given.length || o.values.has('-f') || o.values.has('--file') ? given : o.operands.slice(0, 1);
+  const given = o.all('-e', '--expression');
+  return given.length || o.all('-f', '--file').length ? given : o.operands.slice(0, 1);
 }
 
 // sqlite3's options that take the next word as their value (-cmd apart: its value is commands)
