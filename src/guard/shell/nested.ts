@@ -47,17 +47,11 @@ export const RUNS_SHELL_C = new Set(['su', 'runuser', 'script', 'sg']);
 export function shellScript(argv: string[], redirects: Redirect[]): string | null {
   // su/runuser/script/sg: -c or --command anywhere among their arguments
   if (RUNS_SHELL_C.has(programName(argv))) return optionValue(argv.slice(1), ['-c', '--command']) ?? null;
-  for (let k = 1; k < argv.length; k++) {
-    const a = argv[k];
-    if (a === '--' || !/^[-+]/.test(a)) break;
-    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) {
-      const at = argv[k + 1] === '--' ? k + 2 : k + 1;
-      return argv[at] ?? null;
-    }
-    if (SHELL_VALUED.test(a)) k++;
-  }
+  // with -c among its options the script is its first operand
+  const operands = shellOperands(argv);
+  if (argv.slice(1, argv.length - operands.length).some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) return operands[0] ?? null;
   const doc = hereDocument(redirects);
-  return doc !== undefined && shellOperands(argv).length === 0 ? doc : null;
+  return doc !== undefined && operands.length === 0 ? doc : null;
 }
 
 /** A shell's operands: the words after its options (-o, -O, --rcfile, --init-file take a value), `--` ending them. */
