@@ -2,19 +2,8 @@
 // a variable, or their input). One table; ./wrappers.ts reads each line as `sh -c '<line>'` is read.
 import { hereDocument, programName, type Redirect } from './command';
 import { inputFile } from './nested';
-import { getopt } from './options';
+import { firstOperand, getopt, shortOptions } from './options';
 import { shellQuote } from '../../clients/event';
-
-/** Index of the first operand after options; `valued` options take the next word (not when glued: `-n1`, `--x=1`). */
-function firstOperand(args: string[], valued: RegExp, from = 0): number {
-  let k = from;
-  while (k < args.length && args[k].startsWith('-') && args[k] !== '-') {
-    if (args[k] === '--') return k + 1;
-    if (valued.test(args[k])) k++;
-    k++;
-  }
-  return k;
-}
 
 // vim's ex commands: `!<line>`, `r !<line>`, `w !<line>` run a line; `w <file>` (and saveas, wq, x, update) writes one
 const EX_RUN = /^[:\s]*[\d,.$%'<>a-z]*?\s*(?:r(?:ead)?\s*|w(?:rite)?\s*)?!(.*)$/s;
@@ -130,25 +119,25 @@ const TMUX_RUNS = new Set(['new', 'new-session', 'new-window', 'neww', 'split-wi
 const RUNNERS: Record<string, Runner> = {
   // watch joins its operands into one line for sh -c (with -x it runs them as words)
   watch: (args) => {
-    const at = firstOperand(args, /^(-n|--interval|-q|--equexit)$/);
+    const at = firstOperand(args, new Set(['-n', '--interval', '-q', '--equexit']));
     return at < args.length ? { lines: [args.slice(at).join(' ')] } : null;
   },
   // tmux new -d '<line>', split-window, run-shell, send-keys (the keys a shell in the pane reads) …
   tmux: (args) => {
     const sub = args.findIndex((a) => TMUX_RUNS.has(a));
     if (sub < 0) return null;
-    const at = firstOperand(args, /^-[a-zA-Z]*[cefFnstxyTS]$/, sub + 1);
+    const at = firstOperand(args, shortOptions('cefFnstxyTS'), sub + 1);
     return at < args.length ? { lines: [args.slice(at).filter((a) => !/^(Enter|C-m|KPEnter)$/.test(a)).join(' ')] } : null;
   },
   // ssh [options] host '<line>': the remote shell runs the operands joined
   ssh: (args) => {
-    const at = firstOperand(args, /^-[a-zA-Z]*[bcDEeFIiJLlmOopQRSWwB]$/);
+    const at = firstOperand(args, shortOptions('bcDEeFIiJLlmOopQRSWwB'));
     return at + 1 < args.length ? { lines: [args.slice(at + 1).join(' ')] } : null;
   },
   // parallel [options] [command] ::: args: each argument appended to the command (or itself the line)
   parallel: (args) => {
     const sep = args.indexOf(':::');
-    const at = firstOperand(args, /^(-j|--jobs|-S|--sshlogin|-I|-d|--delimiter|-n|-N|-L|-E|--colsep|--joblog|--results|--tmpdir|--workdir|-a|--arg-file)$/);
+    const at = firstOperand(args, new Set(['-j', '--jobs', '-S', '--sshlogin', '-I', '-d', '--delimiter', '-n', '-N', '-L', '-E', '--colsep', '--joblog', '--results', '--tmpdir', '--workdir', '-a', '--arg-file']));
     const command = args.slice(at, sep < 0 ? args.length : sep).join(' ');
     const items = sep < 0 ? [] : args.slice(sep + 1).filter((a) => a !== ':::');
     if (sep < 0) return command ? { lines: [command], unread: '`parallel` reading its arguments from its input' } : fromInput('parallel', []);

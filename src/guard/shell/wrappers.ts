@@ -8,6 +8,7 @@ import { changeDir } from './dirs';
 import { aliasOf, gitRunsScripts } from './git';
 import { RUNS_SHELL_C, shellScript, sourcedScript, unreadScript } from './nested';
 import { runnerLines } from './runners';
+import { takesNext } from './options';
 
 // Words that open or close a compound command; the simple command follows them (`{ git …; }`, `then git …`).
 const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until']);
@@ -26,13 +27,6 @@ const takesValue: Record<string, Set<string>> = {
   screen: new Set(['-S', '-c', '-e', '-h', '-p', '-s', '-T', '-t', '-Logfile']),
   'systemd-run': new Set(['-u', '--unit', '-p', '--property', '-E', '--setenv', '-H', '--host', '-M', '--machine', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--on-active', '--on-calendar']),
 };
-/** Whether a wrapper's option word takes the next word as its value: a valued option, or a cluster ending in one (`xargs -0a FILE`, `sudo -nu USER`). */
-function takesNext(word: string, valued: Set<string>): boolean {
-  if (valued.has(word)) return true;
-  if (!/^-[^-]/.test(word)) return false;
-  for (let k = 1; k < word.length; k++) if (valued.has(`-${word[k]}`)) return k === word.length - 1;
-  return false;
-}
 // Programs that run the command after their options (and, for some, one operand of their own).
 const WRAPPERS = new Set(['env', 'sudo', 'nohup', 'time', 'command', 'exec', 'nice', 'timeout', 'xargs', 'stdbuf', 'builtin', 'doas', 'setsid', 'ionice', 'chrt', 'taskset', 'flock', 'unshare', 'nsenter', 'chroot', 'unbuffer', 'rlwrap', 'faketime', 'chronic', 'catchsegv', 'busybox', 'proxychains', 'torsocks', 'caffeinate', 'screen', 'systemd-run', 'dbus-run-session', 'fakeroot']);
 // Wrappers whose first operand is their own (a priority, a CPU mask, a lock file, a root directory, a time).
