@@ -66,7 +66,7 @@ function placeWord(marked: string, plain: string): string {
  * What the front hands over whatever the call: every client's hook, settings and trust places, the guard's own folders
  * and the user's and system's git configuration files in any environment. `rel`: the worktree's, relative to it.
  */
-function guardedPlaces(): { abs: string[]; rel: string[] } {
+export function guardedPlaces(): { abs: string[]; rel: string[] } {
   const [a, b] = [true, false].map((vars) => {
     const env = markedEnv(vars);
     const h = hookFiles([WORKTREE], HOME, env);
