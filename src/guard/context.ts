@@ -21,11 +21,8 @@ export interface Seen {
   config?: Config | null;
 }
 
-/** Whether this call is a shell call whose command prints its before-tool context for the model (its record: contextInShellOutput). */
-export const printsContext = (e: GuardEvent): boolean => e.action.type === 'shell' && !!RECORDS[e.client].contextInShellOutput;
-
-/** Whether this call's before-tool context reaches the model (its record's contextBeforeTool, or printed by its shell call). */
-export const modelReadsBefore = (e: GuardEvent): boolean => RECORDS[e.client].contextBeforeTool || printsContext(e);
+/** Whether this call's before-tool context reaches the model (its record's contextBeforeTool, or printed by its shell call: contextInShellOutput). */
+export const modelReadsBefore = (e: GuardEvent): boolean => RECORDS[e.client].contextBeforeTool || (e.action.type === 'shell' && !!RECORDS[e.client].contextInShellOutput);
 
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { GuardContext } from './context';
 import { Bound, Budget, handoffFilesUnder } from './rules/reach';
 import { neutral } from '../terminal-text';
-import { SHELLS, type SimpleCommand } from './shell/command';
+import { programName, SHELLS, type SimpleCommand } from './shell/command';
 import { gitInvocation } from './shell/git';
 import { parseShell } from './shell/parse';
 import { runnerLines } from './shell/runners';
@@ -28,7 +28,7 @@ const INTERPRETERS: Array<[RegExp, RegExp]> = [
 const TYPED_INTO = /^(vi|vim|nvim|view|vimdiff|nano|pico|emacs|ed|ex|micro|joe|tmux|screen|script|su|telnet|ftp|sftp)$/;
 /** Why `cmd`, reading its own input, may be given later what the guard cannot see, or null. */
 function readsLaterInput(cmd: SimpleCommand): string | null {
-  const prog = path.basename(cmd.argv[0] ?? '');
+  const prog = programName(cmd.argv);
   const args = cmd.argv.slice(1);
   if (!prog) return null;
   if (cmd.xargs) return `xargs runs what its input names`;
@@ -94,35 +94,29 @@ function protectedStateAt(ctx: GuardContext, dir: string): string | null {
 /** The refusal of a call running command lines whose open input the guard cannot read, or null. */
 export function interactiveProblem(ctx: GuardContext, commands: string[], cwd: string | null): string | null {
   for (const command of commands) {
-    const problem = lineProblem(ctx, command, cwd);
-    if (problem) return problem;
-  }
-  return null;
-}
-
-function lineProblem(ctx: GuardContext, command: string, cwd: string | null): string | null {
-  let cmds: SimpleCommand[];
-  try {
-    // the call's own line as the guard read it already (src/guard/entry.ts), else read here
-    const a = ctx.event.action;
-    cmds = (a.type === 'shell' && command === a.command ? ctx.shellLine : null) ?? parseShell(command, cwd ?? ctx.event.cwd);
-  } catch {
-    return null; // the shell rules refuse what they cannot read
-  }
-  for (const [i, cmd] of cmds.entries()) {
-    // its input is the call's own (not a pipe, a file or a here-document)
-    if (cmd.stdinFrom || cmd.redirects.some((r) => r.op.startsWith('<') && r.op !== '<>')) continue;
-    // a value `git config` stores for later (core.editor vim): not run by this line (a later one is judged then)
-    const value = cmd.argv.join(' ');
-    if (cmds.slice(i + 1).some((c) => gitInvocation(c)?.sub === 'config' && c.argv.includes(value))) continue;
-    const why = readsLaterInput(cmd);
-    if (!why) continue;
-    const at = protectedStateAt(ctx, cmd.cwd ?? cwd ?? ctx.event.cwd);
-    if (!at) continue;
-    return (
-      `\`${neutral(command)}\`: ${why}, and what is typed into it later (Codex's write_stdin, a tool's later input) reaches no hook, in ${neutral(at)}, where git-handoff protects handoffs. ` +
-      `Run the whole command line in one call instead (\`bash -c '<commands>'\`, \`python3 -c '<code>'\`, or a script file run as \`python3 <file>\`), with no tty and nothing typed later.`
-    );
+    let cmds: SimpleCommand[];
+    try {
+      // the call's own line as the guard read it already (src/guard/entry.ts), else read here
+      const a = ctx.event.action;
+      cmds = (a.type === 'shell' && command === a.command ? ctx.shellLine : null) ?? parseShell(command, cwd ?? ctx.event.cwd);
+    } catch {
+      continue; // the shell rules refuse what they cannot read
+    }
+    for (const [i, cmd] of cmds.entries()) {
+      // its input is the call's own (not a pipe, a file or a here-document)
+      if (cmd.stdinFrom || cmd.redirects.some((r) => r.op.startsWith('<') && r.op !== '<>')) continue;
+      // a value `git config` stores for later (core.editor vim): not run by this line (a later one is judged then)
+      const value = cmd.argv.join(' ');
+      if (cmds.slice(i + 1).some((c) => gitInvocation(c)?.sub === 'config' && c.argv.includes(value))) continue;
+      const why = readsLaterInput(cmd);
+      if (!why) continue;
+      const at = protectedStateAt(ctx, cmd.cwd ?? cwd ?? ctx.event.cwd);
+      if (!at) continue;
+      return (
+        `\`${neutral(command)}\`: ${why}, and what is typed into it later (Codex's write_stdin, a tool's later input) reaches no hook, in ${neutral(at)}, where git-handoff protects handoffs. ` +
+        `Run the whole command line in one call instead (\`bash -c '<commands>'\`, \`python3 -c '<code>'\`, or a script file run as \`python3 <file>\`), with no tty and nothing typed later.`
+      );
+    }
   }
   return null;
 }

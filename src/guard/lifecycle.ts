@@ -1,6 +1,6 @@
 // After a tool, at session start, at stop and before compaction: the ledger of written paths, the worktree
 // lease, the boot view as context, and the once-per-session reminders.
-import { lutimesSync, readFileSync, rmSync } from 'node:fs';
+import { lutimesSync } from 'node:fs';
 import path from 'node:path';
 import { absent, readLedger, recordIntents, recordRelease, recordWrites } from '../handoff/state/ledger';
 import { claimRecord, isKnownSession } from '../handoff/state/lineage-record';
@@ -13,7 +13,7 @@ import { holderNote, startClaims, type Hit } from '../handoff/claims/tell';
 import { leaveNote, sessionStateFile, takeNotes, type Note } from '../handoff/state/notes';
 import { short } from '../handoff/state/session';
 import { isDiskError, optionalWrite, writeState as writeStateFile } from '../handoff/state/state-file';
-import { modelReadsBefore, printsContext, type GuardContext } from './context';
+import { modelReadsBefore, type GuardContext } from './context';
 import type { Effect } from './claims';
 import type { Decision, EventKind } from '../clients/event';
 import { LEASE_EVERY_MS } from './first';
@@ -21,7 +21,7 @@ import { clientPid, clientProcess, followLineage } from './lineage';
 import type { Location } from './locate';
 import { effectByRepo } from './effect';
 import { agentSessionOf } from '../clients/names';
-import { readJsonOr, readTextOr } from '../read-file';
+import { readJsonOr } from '../read-file';
 import { RECORDS } from '../clients/records';
 
 /** What the guard remembers about one session between calls. */
@@ -57,6 +57,14 @@ function writeState(loc: Location, session: string, s: SessionState): void {
       }
     }
   });
+}
+
+/** Whether this session is yet to be given the once-per-session message `flag`; marks it given. */
+function firstTime(loc: Location, session: string, flag: 'reminded' | 'offNoted' | 'compactReminded'): boolean {
+  const state = readState(loc, session);
+  if (state[flag]) return false;
+  writeState(loc, session, { ...state, [flag]: true });
+  return true;
 }
 
 /** Refreshes this session's lease at most once a minute; warns once when another live session holds the worktree. */
@@ -110,21 +118,11 @@ function tellHolder(loc: Location, holder: string, newcomer: string, newcomerCli
   leaveNote(loc.commonDir, holder, { kind: 'beside', key: newcomer, text });
 }
 
-/** What was kept for this session's after-tool hook (keepForAfterTool), taken once. */
-function takeKept(loc: Location, session: string): string | null {
-  const file = stateFile(loc, session, 'note');
-  try {
-    const note = readFileSync(file, 'utf8');
-    rmSync(file);
-    return note || null;
-  } catch {
-    return null;
-  }
-}
-
 /** The notes left for this session, less those of a session beside it that has ended since (`sessions`: ended, gone, released). */
 async function notesFor(ctx: GuardContext, loc: Location, session: string): Promise<Note[]> {
   const notes = takeNotes(loc.commonDir, session);
+  // leaving them removed its heartbeat file so that this call came here: written back (the next calls need no full guard)
+  if (notes.length) writeState(loc, session, readState(loc, session));
   if (!notes.some((n) => n.kind === 'beside')) return notes;
   const { listSessions } = await import('../handoff/store/sessions');
   const ended = new Set(listSessions(await ctx.repo(loc), { worktree: loc.worktree, config: await ctx.config(loc) }).filter((s) => s.status === 'ended' || s.status === 'gone' || s.status === 'released').map((s) => s.session));
@@ -148,13 +146,10 @@ export async function beforeTool(ctx: GuardContext, loc: Location | null, lost: 
     const gone = paths.filter((rel) => absent(path.join(l.worktree, rel)));
     recordIntents(l.commonDir, session, l.worktree, paths, gone, t, ctx.event.agentId ?? undefined);
   }
-  // what an after-tool hook that never ran left (a refused or cancelled tool), where this call's context reaches the model
-  const kept = printsContext(ctx.event) ? takeKept(loc, session) : null;
-  // what other sessions did: started beside this one, took its handoffs, met or took its claims
+  // what other sessions did (started beside this one, took its handoffs, met or took its claims), and what an
+  // after-tool hook that never ran left (a refused or cancelled tool)
   const told = (await notesFor(ctx, loc, session)).map((n) => n.text);
-  // its heartbeat file was removed so that this call came here: written back (the next calls need no full guard)
-  if (told.length) writeState(loc, session, readState(loc, session));
-  const warning = [lost, kept, ...told, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
+  const warning = [lost, ...told, await heartbeat(ctx, loc, session)].filter(Boolean).join('\n') || null;
   if (!warning || modelReadsBefore(ctx.event)) return warning;
   keepForAfterTool(loc, session, warning);
   return null;
@@ -204,13 +199,8 @@ function tellHolders(ctx: GuardContext, hits: Array<Hit & { commonDir: string }>
   }
 }
 
-/** A warning for a client that reads context only after a tool: kept in `guard/<session>.note` (added to one kept already) for postTool. */
-function keepForAfterTool(loc: Location, session: string, text: string): void {
-  const file = stateFile(loc, session, 'note');
-  const kept = readTextOr(file) ?? '';
-  if (kept.includes(text)) return;
-  writeStateFile(file, kept ? `${kept}\n${text}` : text, handoffDir(loc.commonDir));
-}
+/** A warning for a client that reads context only after a tool: a note (notes.ts) for postTool. */
+const keepForAfterTool = (loc: Location, session: string, text: string) => leaveNote(loc.commonDir, session, { kind: 'kept', text });
 
 /** An after-tool event with no before-hook: the edit ran, so what it wrote is recorded as written. */
 async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
@@ -225,13 +215,13 @@ async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
   return context ? { context, ...(warning ? { notice: warning } : {}) } : {};
 }
 
-/** After a tool: the warning beforeTool kept for a client that shows no context before a tool, given once. */
+/** After a tool: the notes pending for a client that shows no context before a tool (what beforeTool kept among them), given once. */
 async function postTool(ctx: GuardContext): Promise<Decision> {
   if (RECORDS[ctx.event.client].recordsAfterTool) return recordedAfterTool(ctx);
   const session = ctx.session;
   const loc = session ? ctx.locate() : null;
   if (!session || !loc) return {};
-  const note = takeKept(loc, session);
+  const note = (await notesFor(ctx, loc, session)).map((n) => n.text).join('\n');
   return note ? { context: note, notice: note } : {};
 }
 
@@ -240,7 +230,7 @@ async function sessionStart(ctx: GuardContext): Promise<Decision> {
   if (!loc) return {};
   const session = ctx.session;
   if (await ctx.guardOff(loc)) {
-    if (session) writeState(loc, session, { ...readState(loc, session), offNoted: true });
+    if (session) firstTime(loc, session, 'offNoted');
     return { context: GUARD_OFF };
   }
   // Before boot's view, so that handoffs inherited after /clear show as this session's own.
@@ -296,12 +286,7 @@ const GUARD_OFF = 'git-handoff: the guard is off in this repository (git config 
 
 /** With `handoff.guard off`, a call the guard would have refused or changed is allowed; the session is told once. */
 export async function guardOffOnce(ctx: GuardContext, loc: Location): Promise<Decision> {
-  const session = ctx.session;
-  if (!session) return {};
-  const state = readState(loc, session);
-  if (state.offNoted) return {};
-  writeState(loc, session, { ...state, offNoted: true });
-  return { context: GUARD_OFF };
+  return ctx.session && firstTime(loc, ctx.session, 'offNoted') ? { context: GUARD_OFF } : {};
 }
 
 /** This session's handoff topics on `branch` (every branch when none is checked out). */
@@ -317,13 +302,10 @@ async function stop(ctx: GuardContext): Promise<Decision> {
   const session = ctx.session;
   const loc = session && !ctx.event.stopHookActive ? ctx.locate() : null;
   if (!session || !loc) return {};
-  const state = readState(loc, session);
-  if (state.reminded || !changedFiles(loc, session) || (await ctx.guardOff(loc))) return {};
+  if (readState(loc, session).reminded || !changedFiles(loc, session) || (await ctx.guardOff(loc))) return {};
   const branch = ctx.branch(loc);
   const owns = (await ownTopics(ctx, loc, session, branch)).length > 0;
-  state.reminded = true;
-  writeState(loc, session, state);
-  if (owns) return {};
+  if (!firstTime(loc, session, 'reminded') || owns) return {};
   return {
     followUp:
       `git-handoff: you changed files in this session but left no handoff note on ${branch ? `branch ${branch}` : 'this branch'}. ` +
@@ -337,12 +319,10 @@ async function preCompact(ctx: GuardContext): Promise<Decision> {
   const loc = ctx.locate();
   const session = ctx.session;
   if (!loc || !session) return {};
-  const state = readState(loc, session);
-  if (state.compactReminded || (await ctx.guardOff(loc))) return {};
+  if (readState(loc, session).compactReminded || (await ctx.guardOff(loc))) return {};
   const branch = ctx.branch(loc);
   const own = branch ? await ownTopics(ctx, loc, session, branch) : [];
-  if (own.length === 0 && !changedFiles(loc, session)) return {};
-  writeState(loc, session, { ...state, compactReminded: true });
+  if ((own.length === 0 && !changedFiles(loc, session)) || !firstTime(loc, session, 'compactReminded')) return {};
   const topic = own[0] ?? '<topic>';
   return {
     context:

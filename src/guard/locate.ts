@@ -28,11 +28,12 @@ export function locate(start: string): Location | null {
   return loc && trustedRepository(loc.worktree, loc.gitDir) ? loc : null;
 }
 
-const isDir = (p: string): boolean => {
+/** A path's stat; undefined when missing (throwIfNoEntry: no exception at every level walked) or a name git could not open either (a NUL byte, too long). */
+const statOr = (p: string) => {
   try {
-    return statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    return statSync(p, { throwIfNoEntry: false });
   } catch {
-    return false; // a name git could not open either (a NUL byte, too long)
+    return undefined;
   }
 };
 
@@ -41,20 +42,14 @@ export function walkUp(start: string): Location | null {
   let dir = path.resolve(start);
   for (;;) {
     const dotGit = path.join(dir, '.git');
-    let st: ReturnType<typeof statSync> | undefined;
-    try {
-      // throwIfNoEntry: a missing .git (every level but one) costs no exception
-      st = statSync(dotGit, { throwIfNoEntry: false });
-    } catch {
-      st = undefined;
-    }
+    const st = statOr(dotGit);
     if (st?.isDirectory()) return { worktree: dir, gitDir: dotGit, commonDir: dotGit };
     if (st?.isFile()) {
       const m = /^gitdir:\s*(.+?)\s*$/m.exec(readTextOr(dotGit) ?? '');
       if (m) {
         const gitDir = path.resolve(dir, m[1]);
         // a .git file naming a missing directory: git stops here with "not a git repository", and so does the guard
-        if (!isDir(gitDir)) return null;
+        if (!statOr(gitDir)?.isDirectory()) return null;
         const common = readTextOr(path.join(gitDir, 'commondir'))?.trim();
         return { worktree: dir, gitDir, commonDir: common ? path.resolve(gitDir, common) : gitDir };
       }

@@ -105,11 +105,11 @@ describe('Gemini CLI, whole, offline', () => {
     expect(first, 'the warning reached the model').toBeTruthy();
     expect(count(first!, 'another live session')).toBe(1);
     expect(b.sent).toMatch(/<hook_context>[^<]*another live session/);
-    // nothing is left pending for an after-tool hook; the live session's note about the newcomer waits for its next
-    // call, which it sends to node (a `beside` line in its `.told`: Gemini CLI's shell calls carry a warning in their output)
+    // nothing is left pending for this session's after-tool hook; the live session's note about the newcomer waits for
+    // its next call, which it sends to node (a `beside` line in its `.note`: Gemini CLI's shell calls carry a warning in their output)
     const dir = path.join(repo.dir, '.git', 'handoff', 'guard');
-    expect(readdirSync(dir).filter((f) => f.endsWith('.note'))).toEqual([]);
-    const told = readFileSync(path.join(dir, 'live-gemini-7b7b.told'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(readdirSync(dir).filter((f) => f.endsWith('.note'))).toEqual(['live-gemini-7b7b.note']);
+    const told = readFileSync(path.join(dir, 'live-gemini-7b7b.note'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(told.map((n) => n.kind)).toEqual(['beside']);
   });
 

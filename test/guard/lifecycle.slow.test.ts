@@ -152,7 +152,7 @@ describe('PreToolUse records, and the lease', () => {
     expect((await guard(repo, shell('ls'))).stdout).toBe('');
     expect(readdirSync(path.join(repo.dir, '.git', 'handoff', 'guard')).filter((f) => f.startsWith(G) && f.endsWith('.note'))).toEqual([]);
     // what a file tool's after-tool hook never gave (a cancelled write) comes with the next shell call the guard sees
-    writeFileSync(path.join(repo.dir, '.git', 'handoff', 'guard', `${G}.note`), "git-handoff: a warning kept for AfterTool, with a ' quote");
+    writeFileSync(path.join(repo.dir, '.git', 'handoff', 'guard', `${G}.note`), JSON.stringify({ kind: 'kept', text: "git-handoff: a warning kept for AfterTool, with a ' quote", t: Date.now() }) + '\n');
     const next = await guard(repo, shell('git commit -m x'));
     const command: string = next.answer.hookSpecificOutput.tool_input.command;
     const printed = await execa('bash', ['-c', command.slice(0, command.indexOf(' >&2\n') + 4)], { cwd: repo.dir });

@@ -348,40 +348,53 @@ function closeTick(src: string, j: number): number {
 function ansiC(s: State): string {
   const { src } = s;
   let out = '';
-  const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
   while (s.i < src.length && src[s.i] !== "'") {
-    const c = src[s.i];
-    if (c !== '\\') {
-      out += c;
-      s.i++;
-      continue;
-    }
-    const n = src[s.i + 1] ?? '';
-    let m: RegExpExecArray | null;
-    const rest = src.slice(s.i + 1, s.i + 11);
-    if (Object.hasOwn(simple, n)) {
-      out += simple[n];
-      s.i += 2;
-    } else if ((m = /^x([0-9a-fA-F]{1,2})/.exec(rest))) {
-      out += String.fromCharCode(parseInt(m[1], 16));
-      s.i += 1 + m[0].length;
-    } else if ((m = /^[0-7]{1,3}/.exec(rest))) {
-      out += String.fromCharCode(parseInt(m[0], 8) & 0xff);
-      s.i += 1 + m[0].length;
-    } else if ((m = /^u([0-9a-fA-F]{1,4})/.exec(rest)) || (m = /^U([0-9a-fA-F]{1,8})/.exec(rest))) {
-      const cp = parseInt(m[1], 16);
-      out += cp <= 0x10ffff ? String.fromCodePoint(cp) : '';
-      s.i += 1 + m[0].length;
-    } else if ((m = /^c(.)/.exec(rest))) {
-      out += String.fromCharCode(m[1].toUpperCase().charCodeAt(0) & 0x1f);
-      s.i += 3;
-    } else {
-      out += '\\' + n;
-      s.i += 2;
-    }
+    const [t, j] = src[s.i] === '\\' ? escapeAt(src, s.i, 'ansi') : [src[s.i], s.i + 1];
+    out += t ?? '';
+    s.i = j;
   }
   s.i++;
   return out;
+}
+
+const SIMPLE: Record<string, string> = { '\\': '\\', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/**
+ * Who reads the escapes, as each was run and compared (test/guard/printed.test.ts): printf's format (`\NNN` octal,
+ * `\"`, no `\c`); `%b` (`\0NNN` or `\NNN`); bash's `echo -e` (`\0NNN` only); dash's echo (`\0NNN` or `\NNN`, none of
+ * `\x`, `\u`, `\E`); bash's $'…' (`\NNN`, `\'`, `\?`, `\cX` a control character). An escape a reader does not know
+ * prints its backslash, and what follows is read as usual.
+ */
+export type EscapeReader = 'format' | 'b' | 'echo' | 'dash' | 'ansi';
+
+/** One backslash escape at `s[i]`: its text and the index after it; null text for `\c` (nothing more is printed). */
+export function escapeAt(s: string, i: number, reader: EscapeReader): [string | null, number] {
+  const c = s[i + 1];
+  if (c === undefined) return ['\\', i + 1];
+  if (c in SIMPLE) return [SIMPLE[c], i + 2];
+  if (c === 'E' && reader !== 'dash') return ['\x1b', i + 2];
+  if (reader === 'ansi' && (c === "'" || c === '?')) return [c, i + 2];
+  if (reader === 'ansi' && c === 'c' && i + 2 < s.length && s[i + 2] !== '\n') return [String.fromCharCode(s[i + 2].toUpperCase().charCodeAt(0) & 0x1f), i + 3];
+  if (c === 'c' && reader !== 'format' && reader !== 'ansi') return [null, i + 2];
+  if (c === '"' && (reader === 'format' || reader === 'ansi')) return ['"', i + 2];
+  const digits = (from: number, max: number, re: RegExp) => {
+    let j = from;
+    while (j < s.length && j - from < max && re.test(s[j])) j++;
+    return j;
+  };
+  if (/[0-7]/.test(c) && (reader !== 'echo' || c === '0')) {
+    const from = reader !== 'format' && reader !== 'ansi' && c === '0' ? i + 2 : i + 1;
+    const j = digits(from, 3, /[0-7]/);
+    return [String.fromCharCode(j > from ? parseInt(s.slice(from, j), 8) & 255 : 0), j];
+  }
+  if ((c === 'x' || c === 'u' || c === 'U') && reader !== 'dash') {
+    const j = digits(i + 2, c === 'x' ? 2 : c === 'u' ? 4 : 8, /[0-9a-fA-F]/);
+    const n = parseInt(s.slice(i + 2, j), 16);
+    if (j > i + 2 && n <= 0x10ffff) return [String.fromCodePoint(n), j];
+    // bash drops a code point past Unicode's
+    if (j > i + 2 && reader === 'ansi') return ['', j];
+  }
+  return ['\\', i + 1];
 }
 
 /** Words of a string split as `env -S` splits it (quotes and backslashes honoured, no expansion but ${VAR}). */

@@ -1,8 +1,8 @@
 // The script a shell (or `source`) runs, when the guard can read it: a -c string or a here-document; what it reads that
 // the guard cannot (its input, a descriptor, an expansion's output) is named.
-import path from 'node:path';
 import { expands } from './lex';
-import { hereDocument, SHELLS, type Redirect } from './command';
+import { hereDocument, programName, SHELLS, type Redirect } from './command';
+import { optionValue } from './options';
 
 /** A shell's options that take the next word as their value. */
 const SHELL_VALUED = /^[-+][oO]$|^--(rcfile|init-file)$/;
@@ -46,24 +46,12 @@ export const RUNS_SHELL_C = new Set(['su', 'runuser', 'script', 'sg']);
 /** The script a shell runs: its -c string (`bash -O extglob -c '…'`, `sh -ec -- '…'`), or a here-document it reads. */
 export function shellScript(argv: string[], redirects: Redirect[]): string | null {
   // su/runuser/script/sg: -c or --command anywhere among their arguments
-  if (RUNS_SHELL_C.has(path.basename(argv[0] ?? ''))) {
-    for (let k = 1; k < argv.length; k++) {
-      if (/^-[a-zA-Z]*c$/.test(argv[k]) || argv[k] === '--command') return argv[k + 1] ?? null;
-      if (argv[k].startsWith('--command=')) return argv[k].slice(10);
-    }
-    return null;
-  }
-  for (let k = 1; k < argv.length; k++) {
-    const a = argv[k];
-    if (a === '--' || !/^[-+]/.test(a)) break;
-    if (/^-[a-zA-Z]*c[a-zA-Z]*$/.test(a)) {
-      const at = argv[k + 1] === '--' ? k + 2 : k + 1;
-      return argv[at] ?? null;
-    }
-    if (SHELL_VALUED.test(a)) k++;
-  }
+  if (RUNS_SHELL_C.has(programName(argv))) return optionValue(argv.slice(1), ['-c', '--command']) ?? null;
+  // with -c among its options the script is its first operand
+  const operands = shellOperands(argv);
+  if (argv.slice(1, argv.length - operands.length).some((a) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(a))) return operands[0] ?? null;
   const doc = hereDocument(redirects);
-  return doc !== undefined && shellOperands(argv).length === 0 ? doc : null;
+  return doc !== undefined && operands.length === 0 ? doc : null;
 }
 
 /** A shell's operands: the words after its options (-o, -O, --rcfile, --init-file take a value), `--` ending them. */

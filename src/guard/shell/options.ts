@@ -15,7 +15,7 @@ export const flagGiven = (args: string[], short: string, ...long: string[]) =>
  * A command's operands and option values as getopt reads them: `short` letters and `long` options that take a value
  * (in a cluster the letter takes the rest, or the next argument), `--` ending the options, options after operands.
  */
-export function getopt(args: string[], short: string, long: string[] = []): { operands: string[]; values: Map<string, string[]>; flags: string[]; dashdash: number } {
+export function getopt(args: string[], short: string, long: string[] = []) {
   const operands: string[] = [];
   const values = new Map<string, string[]>();
   const flags: string[] = [];
@@ -45,8 +45,31 @@ export function getopt(args: string[], short: string, long: string[] = []): { op
       }
     }
   }
-  return { operands, values, flags, dashdash };
+  /** the values given to any of `keys`, in their order */
+  const all = (...keys: string[]) => keys.flatMap((k) => values.get(k) ?? []);
+  return { operands, values, flags, dashdash, all };
 }
+
+/** Whether an option word takes the next word as its value: one of `valued`, or a cluster whose first valued letter ends it (`xargs -0a FILE`, `sudo -nu USER`). */
+export function takesNext(word: string, valued: ReadonlySet<string>): boolean {
+  if (valued.has(word)) return true;
+  if (!/^-[^-]/.test(word)) return false;
+  for (let k = 1; k < word.length; k++) if (valued.has(`-${word[k]}`)) return k === word.length - 1;
+  return false;
+}
+
+/** The index of the first operand in `args` from `from` on, for a program that reads its options before its operands (`--` ends them). */
+export function firstOperand(args: string[], valued: ReadonlySet<string>, from = 0): number {
+  let k = from;
+  while (k < args.length && args[k].startsWith('-') && args[k] !== '-') {
+    if (args[k] === '--') return k + 1;
+    k += takesNext(args[k], valued) ? 2 : 1;
+  }
+  return k;
+}
+
+/** The short options `-x` of each letter. */
+export const shortOptions = (letters: string): Set<string> => new Set([...letters].map((c) => `-${c}`));
 
 /** getopt of the options in `valued` (`-m`, `--repo`: whole, in a cluster or abbreviated), short and long in one list. */
 export function options(args: string[], valued: Iterable<string>) {

@@ -1,47 +1,12 @@
 // What `echo` and `printf` of literal words print, for the rules that read a producer's output (a script piped into
 // a shell, the arguments xargs appends). Whatever is not worked out exactly is null: unknown to the callers.
-import { expands } from './lex';
+import { escapeAt, expands, type EscapeReader } from './lex';
 
 /** Past this many characters of output the text is not worked out (a bound: the callers treat it as unknown). */
 const MAX_PRINTED = 64 * 1024;
 
-const SIMPLE: Record<string, string> = { '\\': '\\', a: '\x07', b: '\b', e: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
-
-/**
- * Who reads the escapes, as each was run and compared (test/guard/printed.test.ts): printf's format (`\NNN` octal,
- * `\"`, no `\c`); `%b` (`\0NNN` or `\NNN`); bash's `echo -e` (`\0NNN` only); dash's echo (`\0NNN` or `\NNN`, none of
- * `\x`, `\u`, `\E`). An escape a reader does not know prints its backslash, and what follows is read as usual.
- */
-type Reader = 'format' | 'b' | 'echo' | 'dash';
-
-/** One backslash escape at `s[i]`: its text and the index after it; null text for `\c` (nothing more is printed). */
-function escapeAt(s: string, i: number, reader: Reader): [string | null, number] {
-  const c = s[i + 1];
-  if (c === undefined) return ['\\', i + 1];
-  if (c in SIMPLE) return [SIMPLE[c], i + 2];
-  if (c === 'E' && reader !== 'dash') return ['\x1b', i + 2];
-  if (c === 'c' && reader !== 'format') return [null, i + 2];
-  if (c === '"' && reader === 'format') return ['"', i + 2];
-  const digits = (from: number, max: number, re: RegExp) => {
-    let j = from;
-    while (j < s.length && j - from < max && re.test(s[j])) j++;
-    return j;
-  };
-  if (/[0-7]/.test(c) && (reader !== 'echo' || c === '0')) {
-    const from = reader !== 'format' && c === '0' ? i + 2 : i + 1;
-    const j = digits(from, 3, /[0-7]/);
-    return [String.fromCharCode(j > from ? parseInt(s.slice(from, j), 8) & 255 : 0), j];
-  }
-  if ((c === 'x' || c === 'u' || c === 'U') && reader !== 'dash') {
-    const j = digits(i + 2, c === 'x' ? 2 : c === 'u' ? 4 : 8, /[0-9a-fA-F]/);
-    const n = parseInt(s.slice(i + 2, j), 16);
-    if (j > i + 2 && n <= 0x10ffff) return [String.fromCodePoint(n), j];
-  }
-  return ['\\', i + 1];
-}
-
 /** `s` with its escapes read (echo -e, `%b`); `stopped` when `\c` ended the output there. */
-function unescape(s: string, reader: Reader): { text: string; stopped: boolean } {
+function unescape(s: string, reader: EscapeReader): { text: string; stopped: boolean } {
   let text = '';
   for (let i = 0; i < s.length; ) {
     if (s[i] !== '\\') {
@@ -131,20 +96,16 @@ export function echoOutputs(args: string[]): string[] | null {
   const newline = args.slice(0, i).some((a) => a.includes('n')) ? '' : '\n';
   const words = args.slice(i).join(' ');
   if (words.length > MAX_PRINTED) return null;
-  const read = (reader: Reader) => {
+  const read = (reader: EscapeReader) => {
     const u = unescape(words, reader);
     return u.stopped ? u.text : u.text + newline;
   };
   return [words + newline, read('echo'), read('dash')];
 }
 
-/** The texts a literal `echo`/`printf` prints (one for printf, echo's three readings), or null when not worked out. */
+/** The texts a literal `echo`/`printf` prints (one for printf, echo's readings that differ), or null when not worked out. */
 export function printedTexts(prog: string, args: string[]): string[] | null {
   if (args.some(expands)) return null;
-  if (prog === 'echo') return echoOutputs(args);
-  if (prog === 'printf') {
-    const out = printfOutput(args);
-    return out === null ? null : [out];
-  }
-  return null;
+  const out = prog === 'echo' ? echoOutputs(args) : prog === 'printf' ? [printfOutput(args)] : null;
+  return out && !out.includes(null) ? [...new Set(out as string[])] : null;
 }

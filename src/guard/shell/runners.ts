@@ -1,21 +1,9 @@
 // Runners: programs other than a shell that run a command line they are given (in an argument, an escape to the shell,
 // a variable, or their input). One table; ./wrappers.ts reads each line as `sh -c '<line>'` is read.
-import path from 'node:path';
-import { hereDocument, type Redirect } from './command';
+import { hereDocument, programName, type Redirect } from './command';
 import { inputFile } from './nested';
-import { getopt } from './options';
+import { firstOperand, getopt, shortOptions } from './options';
 import { shellQuote } from '../../clients/event';
-
-/** Index of the first operand after options; `valued` options take the next word (not when glued: `-n1`, `--x=1`). */
-function firstOperand(args: string[], valued: RegExp, from = 0): number {
-  let k = from;
-  while (k < args.length && args[k].startsWith('-') && args[k] !== '-') {
-    if (args[k] === '--') return k + 1;
-    if (valued.test(args[k])) k++;
-    k++;
-  }
-  return k;
-}
 
 // vim's ex commands: `!<line>`, `r !<line>`, `w !<line>` run a line; `w <file>` (and saveas, wq, x, update) writes one
 const EX_RUN = /^[:\s]*[\d,.$%'<>a-z]*?\s*(?:r(?:ead)?\s*|w(?:rite)?\s*)?!(.*)$/s;
@@ -76,8 +64,8 @@ function sedRuns(script: string): { lines: string[]; unread: boolean } {
 /** The scripts sed runs: its -e/--expression values, else its first operand (none when -f names a file). */
 export function sedScripts(args: string[]): string[] {
   const o = getopt(args, 'efl', ['--expression', '--file', '--line-length']);
-  const given = [...(o.values.get('-e') ?? []), ...(o.values.get('--expression') ?? [])];
-  return given.length || o.values.has('-f') || o.values.has('--file') ? given : o.operands.slice(0, 1);
+  const given = o.all('-e', '--expression');
+  return given.length || o.all('-f', '--file').length ? given : o.operands.slice(0, 1);
 }
 
 // sqlite3's options that take the next word as their value (-cmd apart: its value is commands)
@@ -119,14 +107,8 @@ const fromInput = (prog: string, redirects: Redirect[]): Ran => {
 
 /** Where `crontab` takes the table it installs from: '-' (its input), a file, or null for none (-l, -r, -e). */
 export function crontabTable(args: string[]): string | null {
-  const ops: string[] = [];
-  let other = false;
-  for (let k = 0; k < args.length; k++) {
-    if (args[k] === '-u') k++;
-    else if (/^-[a-zA-Z]*[lre]$/.test(args[k])) other = true;
-    else if (!args[k].startsWith('-') || args[k] === '-') ops.push(args[k]);
-  }
-  return other && !ops.includes('-') ? null : (ops[0] ?? '-');
+  const o = getopt(args, 'u');
+  return o.flags.some((f) => /^-[lre]$/.test(f)) && !o.operands.includes('-') ? null : (o.operands[0] ?? '-');
 }
 
 /** A crontab table's commands, a line each (the schedule, five fields or an @word, taken off). */
@@ -137,25 +119,25 @@ const TMUX_RUNS = new Set(['new', 'new-session', 'new-window', 'neww', 'split-wi
 const RUNNERS: Record<string, Runner> = {
   // watch joins its operands into one line for sh -c (with -x it runs them as words)
   watch: (args) => {
-    const at = firstOperand(args, /^(-n|--interval|-q|--equexit)$/);
+    const at = firstOperand(args, new Set(['-n', '--interval', '-q', '--equexit']));
     return at < args.length ? { lines: [args.slice(at).join(' ')] } : null;
   },
   // tmux new -d '<line>', split-window, run-shell, send-keys (the keys a shell in the pane reads) …
   tmux: (args) => {
     const sub = args.findIndex((a) => TMUX_RUNS.has(a));
     if (sub < 0) return null;
-    const at = firstOperand(args, /^-[a-zA-Z]*[cefFnstxyTS]$/, sub + 1);
+    const at = firstOperand(args, shortOptions('cefFnstxyTS'), sub + 1);
     return at < args.length ? { lines: [args.slice(at).filter((a) => !/^(Enter|C-m|KPEnter)$/.test(a)).join(' ')] } : null;
   },
   // ssh [options] host '<line>': the remote shell runs the operands joined
   ssh: (args) => {
-    const at = firstOperand(args, /^-[a-zA-Z]*[bcDEeFIiJLlmOopQRSWwB]$/);
+    const at = firstOperand(args, shortOptions('bcDEeFIiJLlmOopQRSWwB'));
     return at + 1 < args.length ? { lines: [args.slice(at + 1).join(' ')] } : null;
   },
   // parallel [options] [command] ::: args: each argument appended to the command (or itself the line)
   parallel: (args) => {
     const sep = args.indexOf(':::');
-    const at = firstOperand(args, /^(-j|--jobs|-S|--sshlogin|-I|-d|--delimiter|-n|-N|-L|-E|--colsep|--joblog|--results|--tmpdir|--workdir|-a|--arg-file)$/);
+    const at = firstOperand(args, new Set(['-j', '--jobs', '-S', '--sshlogin', '-I', '-d', '--delimiter', '-n', '-N', '-L', '-E', '--colsep', '--joblog', '--results', '--tmpdir', '--workdir', '-a', '--arg-file']));
     const command = args.slice(at, sep < 0 ? args.length : sep).join(' ');
     const items = sep < 0 ? [] : args.slice(sep + 1).filter((a) => a !== ':::');
     if (sep < 0) return command ? { lines: [command], unread: '`parallel` reading its arguments from its input' } : fromInput('parallel', []);
@@ -216,7 +198,7 @@ for (const [alias, of] of [['gmake', 'make'], ['pnpm', 'npm'], ['vi', 'vim'], ['
 
 /** The command lines a runner `argv` runs (each to be read as `sh -c '<line>'`), or null for a program that is no runner. */
 export function runnerLines(argv: string[], redirects: Redirect[]): Ran | null {
-  const prog = path.basename(argv[0] ?? '');
+  const prog = programName(argv);
   if (!Object.hasOwn(RUNNERS, prog)) return null;
   const ran = RUNNERS[prog](argv.slice(1), redirects);
   return ran && (ran.lines.length || ran.unread) ? ran : null;

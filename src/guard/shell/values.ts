@@ -40,19 +40,13 @@ export function runValueCommands(c: SimpleCommand, line: Record<string, string>,
   // (looked up only when there is a value to read: most git commands carry none)
   let top: string | null | undefined;
   const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir && inv.cwd ? (walkUp(inv.cwd)?.worktree ?? null) : null) : top);
-  if (inv) {
-    for (const setting of inv.config ?? []) {
-      const eq = setting.indexOf('=');
-      if (eq < 0) continue;
-      const value = setting.slice(eq + 1);
-      const script = runningKey(setting.slice(0, eq), value)?.script?.(value);
-      if (script) values.push({ source: setting.slice(0, eq), value: script, cwd: gitCwd() });
-    }
+  // its `-c key=value` settings, and `git config --global core.pager '<cmd>'` (every later git command here runs it)
+  const given = (inv?.config ?? []).flatMap((s) => (s.includes('=') ? [{ key: s.slice(0, s.indexOf('=')), value: s.slice(s.indexOf('=') + 1) }] : []));
+  const persistent = inv?.sub === 'config' ? persistentSetting(inv.args, inv.cwd) : null;
+  for (const { key, value } of persistent ? [...given, persistent] : given) {
+    const script = runningKey(key, value)?.script?.(value);
+    if (script) values.push({ source: key, value: script, cwd: gitCwd() });
   }
-  // `git config --global core.pager '<cmd>'`: every later git command here runs it
-  const setting = inv?.sub === 'config' ? persistentSetting(inv.args, inv.cwd) : null;
-  const persistent = setting ? runningKey(setting.key, setting.value)?.script?.(setting.value) : null;
-  if (setting && persistent) values.push({ source: setting.key, value: persistent, cwd: gitCwd() });
   // variables: those given to this command, and those it sets for the line (judged where set: a later command of
   // the line, or of the shell, may run them)
   for (const [name, value] of Object.entries({ ...own, ...c.assigns })) {

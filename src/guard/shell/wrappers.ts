@@ -8,6 +8,7 @@ import { changeDir } from './dirs';
 import { aliasOf, gitRunsScripts } from './git';
 import { RUNS_SHELL_C, shellScript, sourcedScript, unreadScript } from './nested';
 import { runnerLines } from './runners';
+import { takesNext } from './options';
 
 // Words that open or close a compound command; the simple command follows them (`{ git …; }`, `then git …`).
 const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until']);
@@ -26,13 +27,6 @@ const takesValue: Record<string, Set<string>> = {
   screen: new Set(['-S', '-c', '-e', '-h', '-p', '-s', '-T', '-t', '-Logfile']),
   'systemd-run': new Set(['-u', '--unit', '-p', '--property', '-E', '--setenv', '-H', '--host', '-M', '--machine', '--description', '--slice', '--uid', '--gid', '--nice', '--working-directory', '--on-active', '--on-calendar']),
 };
-/** Whether a wrapper's option word takes the next word as its value: a valued option, or a cluster ending in one (`xargs -0a FILE`, `sudo -nu USER`). */
-function takesNext(word: string, valued: Set<string>): boolean {
-  if (valued.has(word)) return true;
-  if (!/^-[^-]/.test(word)) return false;
-  for (let k = 1; k < word.length; k++) if (valued.has(`-${word[k]}`)) return k === word.length - 1;
-  return false;
-}
 // Programs that run the command after their options (and, for some, one operand of their own).
 const WRAPPERS = new Set(['env', 'sudo', 'nohup', 'time', 'command', 'exec', 'nice', 'timeout', 'xargs', 'stdbuf', 'builtin', 'doas', 'setsid', 'ionice', 'chrt', 'taskset', 'flock', 'unshare', 'nsenter', 'chroot', 'unbuffer', 'rlwrap', 'faketime', 'chronic', 'catchsegv', 'busybox', 'proxychains', 'torsocks', 'caffeinate', 'screen', 'systemd-run', 'dbus-run-session', 'fakeroot']);
 // Wrappers whose first operand is their own (a priority, a CPU mask, a lock file, a root directory, a time).
@@ -70,14 +64,20 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
       const valued = takesValue[prog] ?? new Set<string>();
       const options = i;
       while (i < words.length && words[i].startsWith('-') && words[i] !== '--') {
-        if ((prog === 'env' && (words[i] === '-C' || words[i] === '--chdir')) && words[i + 1]) dir = changeDir(dir, words[i + 1]);
-        // `env -S '<words>'` (and -vS…, -S<words>, --split-string=…): the string is split into the command's words
-        const split = prog === 'env' ? splitString(words, i) : null;
-        if (split) {
-          words = [...words.slice(0, i), ...splitWords(split.value), ...words.slice(i + split.used)];
-          continue;
+        if (prog === 'env') {
+          // `env -S '<words>'` (and -vS…, -S<words>, --split-string=…): the string is split into the command's words
+          const split = envOption(words, i, 'S', '--split-string');
+          if (split) {
+            words = [...words.slice(0, i), ...splitWords(split.value), ...words.slice(i + split.used)];
+            continue;
+          }
+          const to = envOption(words, i, 'C', '--chdir');
+          if (to) dir = changeDir(dir, to.value);
+          // -i, `-` and --ignore-environment remove every variable (`*`), -u NAME one
+          if (/^-[^-uCS]*i|^-$|^--ignore-environment$/.test(words[i])) unsets.push('*');
+          const unset = envOption(words, i, 'u', '--unset');
+          if (unset) unsets.push(unset.value);
         }
-        if (prog === 'env') unsets.push(...envUnsets(words[i], words[i + 1]));
         if (takesNext(words[i], valued)) i++;
         i++;
       }
@@ -134,27 +134,16 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
   return [{ argv, assigns, cwd: dir, redirects, xargs, ...(unsets.length ? { unsets } : {}), ...(xargsArgs ? { xargsArgs } : {}), ...fromInput, ...(unread ? { unread } : {}) }];
 }
 
-/** The variables an `env` option word removes (`-u NAME`, `-uNAME`, `--unset[=]NAME`; `*` for -i, --ignore-environment, `-`); `next`: the word after it. */
-function envUnsets(word: string, next: string | undefined): string[] {
-  if (word === '-' || word === '--ignore-environment') return ['*'];
-  if (word.startsWith('--unset')) return word.startsWith('--unset=') ? [word.slice(8)] : next !== undefined ? [next] : [];
-  if (!/^-[^-]/.test(word)) return [];
-  const out: string[] = [];
-  for (let k = 1; k < word.length; k++) {
-    if (word[k] === 'i') out.push('*');
-    else if (word[k] === 'u') return [...out, ...(k < word.length - 1 ? [word.slice(k + 1)] : next !== undefined ? [next] : [])];
-    else if (takesValue.env.has(`-${word[k]}`)) break;
-  }
-  return out;
-}
-
-/** `env`'s split-string option at words[i]: its value and how many words it took, or null. */
-function splitString(words: string[], i: number): { value: string; used: number } | null {
+/** The value of env's option `-<letter>` or `long` at words[i] (`-u X`, `-iuX`, `--unset=X`) and how many words it took, or null. */
+function envOption(words: string[], i: number, letter: string, long: string): { value: string; used: number } | null {
   const w = words[i];
-  if (w === '--split-string' || w === '-S') return words[i + 1] !== undefined ? { value: words[i + 1], used: 2 } : null;
-  if (w.startsWith('--split-string=')) return { value: w.slice('--split-string='.length), used: 1 };
-  const m = /^-[a-zA-Z]*?S(.*)$/.exec(w);
-  if (!m || w.startsWith('--')) return null;
-  if (m[1] !== '') return { value: m[1], used: 1 };
-  return words[i + 1] !== undefined ? { value: words[i + 1], used: 2 } : null;
+  const next = words[i + 1] !== undefined ? { value: words[i + 1], used: 2 } : null;
+  if (w === long) return next;
+  if (w.startsWith(`${long}=`)) return { value: w.slice(long.length + 1), used: 1 };
+  for (let k = 1; /^-[^-]/.test(w) && k < w.length; k++) {
+    if (w[k] === letter) return k < w.length - 1 ? { value: w.slice(k + 1), used: 1 } : next;
+    // the rest of the word is another option's value
+    if (takesValue.env.has(`-${w[k]}`)) return null;
+  }
+  return null;
 }

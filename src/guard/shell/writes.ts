@@ -29,7 +29,7 @@ export interface WriteTarget {
  */
 export function copyOperands(prog: string, args: string[]) {
   const o = getopt(args, prog === 'install' ? 'gmoSt' : 'St', ['--target-directory', '--suffix', ...(prog === 'install' ? ['--group', '--mode', '--owner', '--strip-program'] : [])]);
-  const into = [...(o.values.get('-t') ?? []), ...(o.values.get('--target-directory') ?? [])].pop();
+  const into = o.all('-t', '--target-directory').pop();
   const files = o.operands;
   return { o, into, sources: into !== undefined ? files : files.slice(0, -1), dest: into ?? (files.length >= 2 ? files[files.length - 1] : undefined) };
 }
@@ -37,8 +37,15 @@ export function copyOperands(prog: string, args: string[]) {
 /** Files a simple command writes, appends to or deletes (redirects, tee, sed -i, cp/mv, rm, touch, dd…). */
 export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
   const t: WriteTarget[] = [];
-  const add = (p: string | undefined, kind: TargetKind) => {
-    if (p && !/^&?\d+$/.test(p) && p !== '/dev/null' && !p.startsWith('/dev/std')) t.push({ path: p, kind, cwd: cmd.cwd });
+  const add = (p: string | undefined, kind: TargetKind): WriteTarget | undefined => {
+    if (!p || /^&?\d+$/.test(p) || p === '/dev/null' || p.startsWith('/dev/std')) return undefined;
+    t.push({ path: p, kind, cwd: cmd.cwd });
+    return t[t.length - 1];
+  };
+  // a directory copied from `from` lands with everything under it (`tree`: cp -r, -a, mv, rsync)
+  const addCopy = (p: string, kind: TargetKind, from: string, tree: boolean) => {
+    const w = add(p, kind);
+    if (w && tree) Object.assign(w, { tree: true, from });
   };
   for (const r of cmd.redirects) if (WRITE_REDIRECTS.has(r.op) || r.op === '>&') add(r.target, r.op.endsWith('>>') ? 'append' : 'write');
   const [p0, ...args] = cmd.argv;
@@ -64,17 +71,12 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     case 'install':
     case 'ln': {
       const { o, into, sources, dest } = copyOperands(prog, args);
-      // a directory copied or moved lands with everything under it (cp -r, -a, mv)
       const tree = prog === 'mv' || (prog === 'cp' && o.flags.some((f) => /^-[rRa]$/.test(f) || isLong(f, '--recursive') || isLong(f, '--archive')));
-      const put = (dest: string, from: string) => {
-        add(dest, 'write');
-        if (tree && t.length && t[t.length - 1].path === dest) Object.assign(t[t.length - 1], { tree: true, from });
-      };
       if (dest === undefined) break;
-      if (into === undefined) put(dest, sources.length === 1 ? sources[0] : '');
+      if (into === undefined) addCopy(dest, 'write', sources.length === 1 ? sources[0] : '', tree);
       // copying into a directory lands on <dir>/<basename>
       for (const f of sources) {
-        put(path.join(dest, path.basename(f)), f);
+        addCopy(path.join(dest, path.basename(f)), 'write', f, tree);
         if (prog === 'mv') add(f, 'delete');
       }
       break;
@@ -86,12 +88,8 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
       const dest = o.operands[o.operands.length - 1];
       const deletes = o.flags.some((f) => /^--del/.test(f));
       // `rsync -a src/ dest/` fills dest, `rsync -a src dest/` makes dest/src; --delete… removes what src lacks
-      const put = (d: string, from: string) => {
-        add(d, deletes ? 'delete' : 'write');
-        if (!deletes && t.length && t[t.length - 1].path === d) Object.assign(t[t.length - 1], { tree: true, from });
-      };
-      put(dest, sources.length === 1 ? sources[0] : '');
-      for (const f of sources) put(path.join(dest, path.basename(f)), f);
+      addCopy(dest, deletes ? 'delete' : 'write', sources.length === 1 ? sources[0] : '', !deletes);
+      for (const f of sources) addCopy(path.join(dest, path.basename(f)), deletes ? 'delete' : 'write', f, !deletes);
       if (o.flags.some((f) => isLong(f, '--remove-source-files'))) for (const f of sources) add(f, 'delete');
       break;
     }
@@ -114,8 +112,8 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
       // curl's options that take a value (most of its letters), those that write a file, and where -O puts a download
       const o = getopt(args, 'AbcCdDeEFHKmoPQrtTuUwxXyYz', CURL_VALUED);
       const dir = o.values.get('--output-dir')?.pop();
-      for (const k of ['-o', '--output']) for (const f of o.values.get(k) ?? []) add(dir && !path.isAbsolute(f) ? path.join(dir, f) : f, 'write');
-      for (const k of ['-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--etag-save', '--hsts', '--alt-svc']) for (const f of o.values.get(k) ?? []) add(f, 'write');
+      for (const f of o.all('-o', '--output')) add(dir && !path.isAbsolute(f) ? path.join(dir, f) : f, 'write');
+      for (const f of o.all('-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--etag-save', '--hsts', '--alt-svc')) add(f, 'write');
       if (o.flags.some((f) => f === '-O' || f === '-J' || isLong(f, '--remote-name') || isLong(f, '--remote-name-all') || isLong(f, '--remote-header-name'))) {
         for (const u of o.operands) add(path.join(dir ?? '.', path.basename(u.replace(/[?#].*$/, '')) || 'index.html'), 'write');
       }
@@ -123,10 +121,9 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     }
     case 'wget': {
       const o = getopt(args, 'OoaPeiBtTwQUYDIXlAR', WGET_VALUED);
-      const named = [...(o.values.get('-O') ?? []), ...(o.values.get('--output-document') ?? [])];
-      for (const f of named) add(f, 'write');
-      for (const k of ['-o', '--output-file', '-a', '--append-output']) for (const f of o.values.get(k) ?? []) add(f, 'write');
-      const prefix = [...(o.values.get('-P') ?? []), ...(o.values.get('--directory-prefix') ?? [])].pop() ?? '.';
+      const named = o.all('-O', '--output-document');
+      for (const f of [...named, ...o.all('-o', '--output-file', '-a', '--append-output')]) add(f, 'write');
+      const prefix = o.all('-P', '--directory-prefix').pop() ?? '.';
       if (!named.length) for (const u of o.operands) add(path.join(prefix, path.basename(u.replace(/[?#].*$/, '')) || 'index.html'), 'write');
       break;
     }
@@ -136,8 +133,8 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     case 'nawk': {
       // gawk -i inplace edits its input files; what the program itself writes is read as code (rules/interpreter-writes.ts)
       const o = getopt(args, 'fvFiEWe', ['--file', '--assign', '--field-separator', '--include', '--load', '--exec', '--source']);
-      if (![...(o.values.get('-i') ?? []), ...(o.values.get('--include') ?? [])].some((v) => /^inplace(\.awk)?$/.test(v))) break;
-      const code = o.values.has('-f') || o.values.has('--file') || o.values.has('-e') || o.values.has('--source') || o.values.has('-E') || o.values.has('--exec');
+      if (!o.all('-i', '--include').some((v) => /^inplace(\.awk)?$/.test(v))) break;
+      const code = o.all('-f', '--file', '-e', '--source', '-E', '--exec').length > 0;
       for (const f of (code ? o.operands : o.operands.slice(1)).filter((f) => !/^[A-Za-z_]\w*=/.test(f))) add(f, 'write');
       break;
     }
@@ -156,8 +153,8 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
       for (const w of f.writes) add(w, 'write');
       if (!f.acts) break;
       for (const a of f.roots) {
-        add(a, 'delete');
-        if (f.names && t.length && t[t.length - 1].path === a) t[t.length - 1].names = f.names;
+        const w = add(a, 'delete');
+        if (w && f.names) w.names = f.names;
       }
       break;
     }

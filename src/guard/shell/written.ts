@@ -2,9 +2,10 @@
 // redirection, with their text when it is known, and the text a later command runs from one of them.
 import path from 'node:path';
 import { printedTexts } from './printed';
-import { hereDocument, SHELLS, WRITE_REDIRECTS, type SimpleCommand } from './command';
+import { hereDocument, programName, SHELLS, WRITE_REDIRECTS, type SimpleCommand } from './command';
+import { optionValue } from './options';
 import { cronCommands, crontabTable } from './runners';
-import { shellOperands } from './nested';
+import { inputFile, shellOperands } from './nested';
 
 /** Where a path a command names is (null: built by an expansion, or relative to an unknown directory). */
 export function pathAt(p: string, dir: string | null): string | null {
@@ -21,7 +22,7 @@ export function recordWrites(c: SimpleCommand, written: Map<string, string | nul
     const prog = c.argv[0] ?? '';
     const doc = prog === 'cat' && c.argv.length === 1 ? hereDocument(c.redirects) : undefined;
     const printed = doc === undefined && (prog === 'echo' || prog === 'printf') && !Object.keys(c.assigns).length ? printedTexts(prog, c.argv.slice(1)) : null;
-    let text: string | null = doc ?? (printed && new Set(printed).size === 1 ? printed[0] : null);
+    let text: string | null = doc ?? (printed?.length === 1 ? printed[0] : null);
     if (r.op.endsWith('>>')) {
       const prior = written.get(at);
       text = prior === undefined || prior === null || text === null ? null : prior + text;
@@ -39,15 +40,13 @@ function scheduledFile(prog: string, args: string[]): string | undefined {
     const table = crontabTable(args);
     return table === null || table === '-' ? undefined : table;
   }
-  if (prog !== 'at' && prog !== 'batch') return undefined;
-  for (let k = 0; k < args.length; k++) if (/^-[a-zA-Z]*f/.test(args[k])) return args[k].endsWith('f') ? args[k + 1] : args[k].slice(args[k].indexOf('f') + 1);
-  return undefined;
+  return prog === 'at' || prog === 'batch' ? optionValue(args, ['-f']) : undefined;
 }
 
 /** A command running a file written earlier on the same line (`.`/`source`, a shell given it, `./s.sh`, `sh < s.sh`, `at -f s.sh`, `crontab t`): its text (null: unknown). */
 export function writtenScriptRun(c: SimpleCommand, written: Map<string, string | null>, makers: Map<string, string>): { text: string | null; shown: string; maker?: string } | null {
   if (written.size === 0) return null;
-  const prog = path.basename(c.argv[0] ?? '');
+  const prog = programName(c.argv);
   let file: string | undefined;
   // BASH_ENV/ENV name a file a shell reads before its script (`BASH_ENV=./s.sh bash -c true`: the -c script is read
   // apart, leaving the assignments on no program)
@@ -56,7 +55,8 @@ export function writtenScriptRun(c: SimpleCommand, written: Map<string, string |
   if (first !== null && written.has(first)) return { text: written.get(first)!, shown: (c.argv.join(' ') || `BASH_ENV=${startup}`).slice(0, 80), maker: makers.get(first) };
   if (!prog) return null;
   if (prog === '.' || prog === 'source') file = c.argv[1];
-  else if (SHELLS.has(prog)) file = shellOperands(c.argv)[0] ?? c.redirects.find((r) => r.op === '<')?.target; else if (c.argv[0].includes('/')) file = c.argv[0];
+  else if (SHELLS.has(prog)) file = shellOperands(c.argv)[0] ?? inputFile(c.redirects);
+  else if (c.argv[0].includes('/')) file = c.argv[0];
   else file = scheduledFile(prog, c.argv.slice(1));
   if (file === undefined) return null;
   const at = pathAt(file, c.cwd);
@@ -69,6 +69,5 @@ export function writtenScriptRun(c: SimpleCommand, written: Map<string, string |
 export function literalOutput(p: SimpleCommand): string[] | null {
   const [prog, ...args] = p.argv;
   if (Object.keys(p.assigns).length || p.redirects.some((r) => r.op !== '<<' && !/^(\d+|-|\/dev\/null)$/.test(r.target))) return null;
-  const texts = printedTexts(prog ?? '', args);
-  return texts && [...new Set(texts)];
+  return printedTexts(prog ?? '', args);
 }
