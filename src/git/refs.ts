@@ -2,13 +2,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
+import { trace } from '../trace';
 import { lockFileNamed } from './messages';
-import { readPackedRefs } from './packed-refs';
+import { listRefsInProcess, packedRefs } from './refs-read';
 import { readsHook } from './reads-hook';
 import type { Repo } from './run';
 import { ListedRef, type CasOutcome, type RefName, type RefOp, type RefRecord } from './storage';
 
-export { readPackedRefs } from './packed-refs';
 export { onRefsRead } from './reads-hook';
 export { ListedRef, type RefOp, type RefRecord } from './storage';
 
@@ -86,8 +86,12 @@ export function listRefs(repo: Repo, patterns: string[]): RefRecord[] {
   return refs;
 }
 
-/** listRefs's one `git for-each-ref`, the loss record not told: the caller tells it (compareRefsRead) of what it answers. */
-export const listingOf = (repo: Repo, patterns: string[]): RefRecord[] => cutListing(repo.git(['for-each-ref', LISTING_FORMAT, ...patterns]).stdout);
+/** listRefs's reading (in this process where it can, else one `git for-each-ref`), the loss record not told: the caller tells it (compareRefsRead). */
+export function listingOf(repo: Repo, patterns: string[]): RefRecord[] {
+  const own = listRefsInProcess(repo, patterns);
+  if (own) trace('refs listed in process');
+  return own ?? cutListing(repo.git(['for-each-ref', LISTING_FORMAT, ...patterns]).stdout);
+}
 
 /** Tells the loss record of refs a command read, answering the record commit they agree with (null: not compared, or not in agreement). */
 export const compareRefsRead = (repo: Repo, refs: Array<{ ref: string; oid: string }>, agreed: string | null): string | null => readsHook()?.(repo, refs, agreed) ?? null;
@@ -122,6 +126,6 @@ export const listRefNames = (repo: Repo, patterns: string[]): RefName[] => cutLi
 export function packingPrunes(commonDir: string, updates: Array<{ ref: string; oldOid: string | null; newOid: string | null }>): Set<string> {
   const deletions = updates.filter((u) => u.newOid === null && u.oldOid);
   if (deletions.length === 0 || existsSync(path.join(commonDir, 'packed-refs.lock'))) return new Set();
-  const packed = readPackedRefs(commonDir);
+  const packed = packedRefs(commonDir);
   return new Set(deletions.filter((u) => packed.get(u.ref) === u.oldOid).map((u) => u.ref));
 }

@@ -8,7 +8,7 @@ import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './conf
 import { parseConfigFile } from './config-read';
 import { objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
 import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
-import { RefsOnce } from './refs-once';
+import { RefsOnce } from './refs-read';
 import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
@@ -16,14 +16,11 @@ import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type Com
 
 export type { Repo } from './run';
 
-/**
- * The repository containing `start`. A plain one is found without starting git; `viaGit` asks git in every case
- * (the guard does, so a git that cannot run is noticed before a rule reads nothing from it).
- */
-export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } = {}): Repo {
+/** The repository containing `start`: a plain one found without starting git, else as `git rev-parse` finds it. */
+export function openRepo(start: string = process.cwd()): Repo {
   const found = discoverPlain(start);
   let lines: string[];
-  if (found && !o.viaGit) lines = [found.gitDir, found.commonDir, 'false', 'sha1', found.top];
+  if (found) lines = [found.gitDir, found.commonDir, 'false', 'sha1', found.top];
   else {
     const r = git(
       ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-object-format', '--show-toplevel'],
@@ -35,8 +32,6 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
     }
   }
   const [gitDir, commonDir, bareFlag, fmt, top] = lines;
-  // plain where git's answer is the one found without it (viaGit asks git only to learn that it runs)
-  const plain = !!found && [found.gitDir, found.commonDir, 'false', 'sha1', found.top].join('\n') === lines.slice(0, 5).join('\n');
   const bare = bareFlag === 'true';
   const worktree = bare || !top ? null : top;
   const cwd = worktree ?? gitDir;
@@ -49,8 +44,8 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
     objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1',
     branch: readHeadBranch(gitDir),
     // the config text discovery read already (the plain case), else one file read: never a git process
-    storeFormat: storeFormatOf(plain ? found!.config : readText(path.join(commonDir, 'config'))),
-    plain,
+    storeFormat: storeFormatOf(found ? found.config : readText(path.join(commonDir, 'config'))),
+    plain: !!found,
   });
   formatGate?.(repo);
   return repo;
