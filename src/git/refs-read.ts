@@ -1,6 +1,7 @@
 // The one ref reader in this process: packed-refs and loose ref files, read only where that is provably what
 // for-each-ref would print (a plain SHA-1 repository, plain loose ref files, every tip a loose commit; anything else is
-// null, and git answers), and the listings a command keeps (RefsOnce: one read per fact per process).
+// null, and git answers), the listings a command keeps (RefsOnce: one read per fact per process), and who is told of
+// the refs read (onRefsRead).
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from './loose-read';
@@ -167,6 +168,18 @@ function covers(listed: string[], pattern: string): boolean {
   };
   return listed.some((p) => (/[*?[\\]/.test(p) ? glob && wider(p) : !glob && matcher(p)!(pattern)));
 }
+
+/**
+ * Told of the refs this process reads (the loss record compares what a command reads anyway: record/record-reads.ts).
+ * Answers the record commit the refs were found to agree with, or null (not compared, or they differ); `agreed`: a
+ * record commit these very refs (as a set) were found to agree with before.
+ */
+type ReadsHook = (repo: Storage, refs: Array<{ ref: string; oid: string }>, agreed: string | null) => string | null;
+let hook: ReadsHook | null = null;
+export const onRefsRead = (f: ReadsHook | null): void => {
+  hook = f;
+};
+export const readsHook = (): ReadsHook | null => hook;
 
 export class RefsOnce {
   /** each listing kept, with the refs this process moved since it was made (read from git again) */

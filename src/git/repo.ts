@@ -9,8 +9,7 @@ import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './conf
 import { parseConfigFile } from './config-read';
 import { objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
 import { lockFileNamed } from './messages';
-import { readsHook } from './reads-hook';
-import { listRefsInProcess, RefsOnce } from './refs-read';
+import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { diskError, gitDiskErrno, HandoffError } from '../errors';
 import { trace, tracing } from '../trace';
 import { spawn, spawnSync, type ChildProcess } from '../process';
-import type { Config, GitResult, Storage } from './storage';
+import type { Config, GitResult, NetResult, Storage } from './storage';
 import { configValue } from './config-values';
 
 export type { GitResult } from './storage';
@@ -129,15 +129,8 @@ export function gitOut(args: string[], opts: GitOptions = {}): string {
   return git(args, opts).stdout.replace(/\n$/, '');
 }
 
-interface BoundedResult {
-  /** exit status; null when git was killed at the limit or could not start */
-  status: number | null;
-  stderr: string;
-  timedOut: boolean;
-}
-
 /** git with a hard time limit, never asking anyone anything; its process group is killed whole at the limit. */
-export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv; config?: Config }): Promise<BoundedResult> {
+export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv; config?: Config }): Promise<NetResult> {
   const base = { ...baseEnv(), ...opts.env };
   // core.sshCommand from the configuration the caller read already, else from git
   const ssh = base.GIT_SSH_COMMAND || (opts.config ? configValue(opts.config, 'core.sshCommand') : gitOut(['config', '--get', 'core.sshCommand'], { cwd: opts.cwd, allowFail: true })) || 'ssh';
@@ -154,7 +147,7 @@ export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: numb
   return new Promise((resolve) => {
     let stderr = '';
     let done = false;
-    const finish = (r: BoundedResult) => {
+    const finish = (r: NetResult) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
