@@ -1,8 +1,8 @@
 // Reads the git configuration a command needs in one process: handoff.* settings and the identity keys.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { configFiles, fileStamp } from './config-files';
 import { readConfigInProcess } from './config-read';
+import { readTextOr } from '../read-file';
 import { userHome } from '../user-dirs';
 import { addValue } from './config-values';
 import type { Config } from './storage';
@@ -24,14 +24,7 @@ function keptFor(repo: Repo): { key: string; config?: Config; remotes?: string[]
   const k = kept.get(where);
   if (k?.key === key) return k;
   const fresh = { key };
-  const includes = files.some((f) => {
-    try {
-      return /include/i.test(readFileSync(f, 'latin1'));
-    } catch {
-      return false;
-    }
-  });
-  if (includes) return null;
+  if (files.some((f) => /include/i.test(readTextOr(f) ?? ''))) return null;
   kept.set(where, fresh);
   return fresh;
 }

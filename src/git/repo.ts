@@ -3,6 +3,7 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
+import { readTextOr } from '../read-file';
 import { trace } from '../trace';
 import { countLooseCommits } from './loose';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
@@ -45,7 +46,7 @@ export function openRepo(start: string = process.cwd()): Repo {
     objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1',
     branch: readHeadBranch(gitDir),
     // the config text discovery read already (the plain case), else one file read: never a git process
-    storeFormat: storeFormatOf(found ? found.config : readText(path.join(commonDir, 'config'))),
+    storeFormat: storeFormatOf(found ? found.config : (readTextOr(path.join(commonDir, 'config')) ?? '')),
     plain: !!found,
   });
   formatGate?.(repo);
@@ -56,14 +57,6 @@ export function openRepo(start: string = process.cwd()): Repo {
 let formatGate: ((repo: Repo) => void) | null = null;
 export const setFormatGate = (gate: ((repo: Repo) => void) | null): void => {
   formatGate = gate;
-};
-
-const readText = (file: string): string => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
 };
 
 const FORMAT_KEY = keyName('formatVersion').toLowerCase();
@@ -132,12 +125,7 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
       const m = /^gitdir: (.+)$/.exec(readFileSync(dotGit, 'utf8').split('\n', 1)[0]);
       if (!m) return null;
       gitDir = realpathSync.native(path.resolve(top, m[1].trim()));
-      let common: string | null = null;
-      try {
-        common = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
-      } catch {
-        common = null;
-      }
+      const common = readTextOr(path.join(gitDir, 'commondir'))?.trim();
       commonDir = common ? realpathSync.native(path.resolve(gitDir, common)) : gitDir;
     }
     if (topStat.uid !== me || statSync(gitDir).uid !== me) return null;
@@ -152,14 +140,9 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
 
 /** Reads HEAD directly: one file read instead of a process, and it works on an unborn branch. */
 function readHeadBranch(gitDir: string): string | null {
-  try {
-    // only the final newline goes: a branch name may hold (or end in) U+2028 and similar, which trim() and '.' drop
-    const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').replace(/\r?\n$/, '');
-    const m = /^ref: refs\/heads\/(.+)$/s.exec(head);
-    return m ? m[1] : null;
-  } catch {
-    return null;
-  }
+  // only the final newline goes: a branch name may hold (or end in) U+2028 and similar, which trim() and '.' drop
+  const head = readTextOr(path.join(gitDir, 'HEAD'))?.replace(/\r?\n$/, '') ?? '';
+  return /^ref: refs\/heads\/(.+)$/s.exec(head)?.[1] ?? null;
 }
 
 
@@ -511,7 +494,7 @@ class GitRepo implements Repo {
     return { ok: r.status === 0, locked: /could not lock config file/i.test(r.stderr) };
   }
   readStoreFormat() {
-    return storeFormatOf(readText(path.join(this.commonDir, 'config')));
+    return storeFormatOf(readTextOr(path.join(this.commonDir, 'config')) ?? '');
   }
   remoteNames = () => remoteNames(this);
   remoteUrl(remote: string, o: { push?: boolean } = {}) {
