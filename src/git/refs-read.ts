@@ -4,6 +4,7 @@
 // the refs read (onRefsRead).
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { readConfigInProcess } from './config-read';
 import { readLoose } from './loose-read';
 import { ListedRef, type RefRecord, type Storage } from './storage';
 import { commitTrailerBlock } from './trailers';
@@ -124,8 +125,10 @@ function tipRecord(repo: Pick<Storage, 'commonDir'>, ref: string, oid: string): 
 }
 
 /** listRefs(patterns) read in this process, or null: ask git. */
-export function listRefsInProcess(repo: Pick<Storage, 'commonDir' | 'objectFormat' | 'plain'>, patterns: string[]): RefRecord[] | null {
+export function listRefsInProcess(repo: Pick<Storage, 'commonDir' | 'gitDir' | 'objectFormat' | 'plain'>, patterns: string[]): RefRecord[] | null {
   if (!repo.plain || repo.objectFormat !== 'sha1' || MOVED.some((k) => process.env[k] !== undefined)) return null;
+  // commitTrailerBlock finds git's block under its default trailer rules and comment character only
+  if (readConfigInProcess(repo, /^(trailer\.|core\.comment)/)?.size !== 0) return null;
   const tips = new Map<string, string>();
   for (const pattern of patterns) {
     const test = matcher(pattern);

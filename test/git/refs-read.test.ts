@@ -80,7 +80,7 @@ describe('the leases read in this process', () => {
     for (const p of [['refs/bisect/'], ['refs/heads/[a-z]*']]) expect(listRefsInProcess(openRepo(repo.dir), p), p[0]).toBeNull();
   });
 
-  it('leaves to git what only git reads: packed objects, a symbolic ref, a name git would not take, GIT_DIR', () => {
+  it('leaves to git what only git reads: packed objects, a symbolic ref, a name git would not take, trailer rules, GIT_DIR', () => {
     const packed = leased();
     packed.git(['gc', '-q', '--prune=now']);
     expect(listRefsInProcess(openRepo(packed.dir), [LEASE_PREFIX])).toBeNull();
@@ -94,6 +94,11 @@ describe('the leases read in this process', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'x.lock'), `${odd.git(['rev-parse', 'HEAD']).stdout.trim()}\n`);
     expect(listRefsInProcess(openRepo(odd.dir), [LEASE_PREFIX])).toBeNull();
+
+    // git's trailer rules or comment character changed: its %(trailers) is not the default block
+    const rules = leased();
+    rules.git(['config', 'trailer.separators', '=']);
+    expect(listRefsInProcess(openRepo(rules.dir), [LEASE_PREFIX])).toBeNull();
 
     const plain = leased();
     process.env.GIT_DIR = path.join(plain.dir, '.git');
