@@ -10,7 +10,7 @@ import { generateHandoffs } from './gen-repo.mjs';
 import { emit, flags, interleave, median, nodeFloor, row, tempRepo, timeSync } from './lib.mjs';
 import { viaGit } from './store.mjs';
 
-// the fields the store reads (src/git/refs.ts listRefs): the same work git does for the tool
+// the fields the store reads (src/git/repo.ts listRefs): the same work git does for the tool
 const RAW = ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00', 'refs/handoffs/'];
 
 function handoffRepo(handoffs) {

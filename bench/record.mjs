@@ -28,7 +28,7 @@ const addedRow = (name, r, goal, note) => ({
 /** checkRecord and openRepo from src/, bundled on the fly (as gen-repo.mjs does), to time the check in-process. */
 function loadCheck() {
   const entry =
-    "export { checkRecord } from './src/handoff/record/record-check'; export { readsAgree } from './src/handoff/record/record-reads'; export { listRefs } from './src/git/refs'; export { openRepo } from './src/git/repo';";
+    "export { checkRecord } from './src/handoff/record/record-check'; export { readsAgree } from './src/handoff/record/record-reads'; export { openRepo } from './src/git/repo';";
   const out = buildSync({ stdin: { contents: entry, resolveDir: ROOT, loader: 'ts' }, bundle: true, platform: 'node', format: 'cjs', write: false, logLevel: 'warning' });
   const mod = { exports: {} };
   new Function('module', 'exports', 'require', out.outputFiles[0].text)(mod, mod.exports, createRequire(import.meta.url));
@@ -77,8 +77,8 @@ export function benchRecord({ runs } = {}) {
     const cached = interleave(n, list(env), list(off));
     // the check itself, timed in-process (a whole command's noise on a loaded machine is many times 2 ms)
     // with the comparison of what the command reads (record-reads.ts: the record read in-process), here all 1,000 refs
-    const { checkRecord, readsAgree, listRefs, openRepo } = loadCheck();
-    const read = listRefs(openRepo(repo.dir), ['refs/handoffs/', 'refs/handoff-archive/']);
+    const { checkRecord, readsAgree, openRepo } = loadCheck();
+    const read = openRepo(repo.dir).listRefs(['refs/handoffs/', 'refs/handoff-archive/']);
     if (read.length < 1000) throw new Error(`${read.length} refs listed, not 1,000`);
     let reported = 0;
     const { ms: check, cpu: checkCpu } = inProcess(n * 20, env, repo.dir, () => {

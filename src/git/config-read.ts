@@ -3,7 +3,7 @@
 // rules (config.c); anything else is null, and git answers.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { userHome } from '../user-dirs';
+import { configFiles } from './config-files';
 import { addValue } from './config-values';
 import type { Storage } from './storage';
 
@@ -149,28 +149,19 @@ export function parseConfigFile(data: Buffer, o: { includes?: boolean } = {}): C
   }
 }
 
-/** GIT_CONFIG_NOSYSTEM as git_env_bool reads it: true, false, or null for a value git would refuse (git answers then). */
-function envBool(v: string | undefined): boolean | null {
-  if (v === undefined) return false;
-  const w = v.toLowerCase();
-  if (['', 'false', 'no', 'off', '0'].includes(w)) return false;
-  if (['true', 'yes', 'on', '1'].includes(w)) return true;
-  return null;
-}
+const GIT_ENV_BOOLS = ['', 'false', 'no', 'off', '0', 'true', 'yes', 'on', '1'];
 
 /**
- * The files git reads for a plain repository, in its order (system, XDG, ~/.gitconfig, the repository's), or null.
- * GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM are git's from 2.32 on (this tool needs 2.31): set, git answers. The system
- * file is /etc/gitconfig only for a git built for /usr (the distribution's); GIT_CONFIG_NOSYSTEM takes it out for any git.
+ * The files git reads for a plain repository, in its order (configFiles reversed: system, XDG, ~/.gitconfig, the
+ * repository's; no config.worktree without extensions), or null. GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM are git's from
+ * 2.32 on (this tool needs 2.31): set, git answers; so does a GIT_CONFIG_NOSYSTEM git_env_bool would refuse. The system
+ * file is /etc/gitconfig only for a git built for /usr (the distribution's).
  */
-function filesInGitsOrder(repo: Pick<Storage, 'commonDir'>, env: Env): string[] | null {
-  const nosystem = envBool(env.GIT_CONFIG_NOSYSTEM);
-  if (nosystem === null || !env.HOME || env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined) return null;
-  if (!nosystem && !isDistributionGit(env)) return null;
-  const files: string[] = nosystem ? [] : ['/etc/gitconfig'];
-  files.push(path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'git', 'config'), path.join(userHome(env), '.gitconfig'));
-  files.push(path.join(repo.commonDir, 'config'));
-  return files;
+function filesInGitsOrder(repo: Pick<Storage, 'commonDir' | 'gitDir'>, env: Env): string[] | null {
+  const nosystem = env.GIT_CONFIG_NOSYSTEM?.toLowerCase();
+  if ((nosystem !== undefined && !GIT_ENV_BOOLS.includes(nosystem)) || !env.HOME || env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined) return null;
+  const files = configFiles(repo, env).filter((f) => f !== path.join(repo.gitDir, 'config.worktree'));
+  return files.includes('/etc/gitconfig') && !isDistributionGit(env) ? null : files.reverse();
 }
 
 const DISTRIBUTION_GITS = ['/usr/bin/git', '/bin/git', '/usr/lib/git-core/git', '/usr/libexec/git-core/git'];
@@ -198,7 +189,7 @@ function isDistributionGit(env: Env): boolean {
  * them (keys lower case, or as git prints them with `asGit`: a subsection keeps its case; a bare key's value "true");
  * null wherever git must answer.
  */
-export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'plain'>, wanted: RegExp, env: Env = process.env, asGit = false): Map<string, string[]> | null {
+export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'gitDir' | 'plain'>, wanted: RegExp, env: Env = process.env, asGit = false): Map<string, string[]> | null {
   if (!repo.plain || env.GIT_CONFIG !== undefined || env.GIT_CONFIG_PARAMETERS !== undefined || env.GIT_CONFIG_COUNT !== undefined) return null;
   const files = filesInGitsOrder(repo, env);
   if (!files) return null;

@@ -1,8 +1,9 @@
 // Reads the git configuration a command needs in one process: handoff.* settings and the identity keys.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { configFiles, fileStamp } from './config-files';
 import { readConfigInProcess } from './config-read';
+import { readTextOr } from '../read-file';
+import { userHome } from '../user-dirs';
 import { addValue } from './config-values';
 import type { Config } from './storage';
 import type { Repo } from './run';
@@ -23,42 +24,16 @@ function keptFor(repo: Repo): { key: string; config?: Config; remotes?: string[]
   const k = kept.get(where);
   if (k?.key === key) return k;
   const fresh = { key };
-  const includes = files.some((f) => {
-    try {
-      return /include/i.test(readFileSync(f, 'latin1'));
-    } catch {
-      return false;
-    }
-  });
-  if (includes) return null;
+  if (files.some((f) => /include/i.test(readTextOr(f) ?? ''))) return null;
   kept.set(where, fresh);
   return fresh;
 }
 
 export function readConfig(repo: Repo): Config {
   const k = keptFor(repo);
-  if (k?.config) {
-    known.set(repo, k.config);
-    return k.config;
-  }
-  const config = readConfigAnew(repo);
-  if (k && known.get(repo) === config) k.config = config;
-  return config;
-}
-
-function readConfigAnew(repo: Repo): Config {
-  // in this process where the files are plain (config-read.ts), exactly as git would print them
-  const own = readConfigInProcess(repo, SETTINGS);
-  if (own) {
-    known.set(repo, own);
-    return own;
-  }
-  // core., commit. and i18n. for the objects this process writes itself (src/git/loose.ts)
-  const r = repo.git(['config', '-z', '--get-regexp', SETTINGS.source], { allowFail: true });
-  const map: Config = new Map();
-  for (const entry of r.stdout.split('\0')) if (entry) addValue(map, ...keyValue(entry, true));
-  if (r.status === 0 || r.status === 1) known.set(repo, map);
-  return map;
+  if (!k?.config) return readConfigFiles(repo).config;
+  known.set(repo, k.config);
+  return k.config;
 }
 
 const SETTINGS = /^(handoff|user|author|committer|core|commit|i18n)\./;
@@ -70,8 +45,11 @@ export function keyValue(entry: string, lower = false): [string, string] {
   return [lower ? key.toLowerCase() : key, nl === -1 ? 'true' : entry.slice(nl + 1)];
 }
 
-/** readConfig's settings and every configuration file git read or would read for them (includes' targets too). */
-export function readConfigFiles(repo: Repo, home: string): { config: Config; files: string[] } {
+/**
+ * handoff.* settings, the identity keys, and core., commit. and i18n. for the objects this process writes itself
+ * (src/git/loose.ts), with every configuration file git read or would read for them (includes' targets too).
+ */
+export function readConfigFiles(repo: Repo, home = userHome()): { config: Config; files: string[] } {
   // plain files (config-read.ts: none includes another) are read in this process: git would read no other file
   const own = readConfigInProcess(repo, SETTINGS);
   if (own) return { config: keepRead(repo, own), files: configFiles(repo, process.env) };

@@ -2,21 +2,15 @@
 // (the loss record's comparison of what a command reads, src/handoff/record/record-reads.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Storage } from './storage';
+import type { BatchObject, Storage } from './storage';
 
 // loaded at first use: node:zlib costs every command about 2 ms to load, and most never read or write an object
 let zlib: typeof import('node:zlib') | null = null;
 /** node:zlib, required the first time an object is read or written (here and in loose.ts). */
 export const lazyZlib = (): typeof import('node:zlib') => (zlib ??= require('node:zlib') as typeof import('node:zlib'));
 
-interface LooseObject {
-  oid: string;
-  type: string;
-  content: Buffer;
-}
-
 /** One loose object, inflated; null when it is not loose here or its content would pass `max` bytes (inflating stops there). */
-export function readLoose(repo: Pick<Storage, 'commonDir'>, oid: string, max?: number): LooseObject | null {
+export function readLoose(repo: Pick<Storage, 'commonDir'>, oid: string, max?: number): BatchObject | null {
   const file = looseFile(repo, oid);
   return file && inflateLoose(oid, file, max);
 }
@@ -31,7 +25,7 @@ export function looseFile(repo: Pick<Storage, 'commonDir'>, oid: string): Buffer
 }
 
 /** A loose object's file inflated (readLoose's reading of it); null when it does not inflate to an object. */
-export function inflateLoose(oid: string, file: Buffer, max?: number): LooseObject | null {
+export function inflateLoose(oid: string, file: Buffer, max?: number): BatchObject | null {
   let raw: Buffer;
   try {
     // one output chunk for most objects (text inflates to about 3-4 times its size): zlib's default of 16 KiB takes
@@ -54,7 +48,7 @@ export function inflateLoose(oid: string, file: Buffer, max?: number): LooseObje
  * A commit and the entries `names` of its tree from loose objects only (an entry the tree lacks: null); null for the
  * whole when an object needed is not loose, not of its type, or over its bound (`max`: the commit's, then each's).
  */
-export function looseCommitFiles(repo: Pick<Storage, 'commonDir' | 'objectFormat'>, commit: string, names: string[], max: number[] = []): { commit: LooseObject; files: Array<LooseObject | null> } | null {
+export function looseCommitFiles(repo: Pick<Storage, 'commonDir' | 'objectFormat'>, commit: string, names: string[], max: number[] = []): { commit: BatchObject; files: Array<BatchObject | null> } | null {
   const rawLength = repo.objectFormat === 'sha256' ? 32 : 20;
   const c = readLoose(repo, commit, max[0]);
   const tree = c?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(c.content.toString('latin1', 0, 80))?.[1] : undefined;
@@ -69,7 +63,7 @@ export function looseCommitFiles(repo: Pick<Storage, 'commonDir' | 'objectFormat
     if (names.includes(name)) wanted.set(name, t.content.subarray(nul + 1, nul + 1 + rawLength).toString('hex'));
     at = nul + 1 + rawLength;
   }
-  const files: Array<LooseObject | null> = [];
+  const files: Array<BatchObject | null> = [];
   for (let i = 0; i < names.length; i++) {
     const oid = wanted.get(names[i]);
     if (oid === undefined) {

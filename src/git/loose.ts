@@ -8,6 +8,7 @@ import { configValue, knownConfig, type Config } from './config';
 import { lazyZlib, readLoose } from './loose-read';
 import { sha1Hex } from './sha1';
 import type { Repo } from './run';
+import { parseCommit } from './storage';
 
 /** Where this process writes loose objects itself, or null: git writes them (and says why it cannot). */
 export function looseTarget(repo: Repo): { dir: string; hash: 'sha1' | 'sha256'; config: Config } | null {
@@ -93,10 +94,7 @@ export function countLooseCommits(commonDir: string, oid: string, limit = 512): 
     // as git reads it, not checked against its id: a damaged object fails to inflate or parse
     const c = readLoose({ commonDir }, todo.pop()!);
     if (!c || c.type !== 'commit') return null;
-    const end = c.content.indexOf('\n\n');
-    const header = c.content.toString('latin1', 0, end < 0 ? c.content.length : end);
-    for (let at = header.indexOf('\nparent '); at >= 0; at = header.indexOf('\nparent ', at + 1)) {
-      const p = header.slice(at + 8, header.indexOf('\n', at + 1) < 0 ? header.length : header.indexOf('\n', at + 1));
+    for (const p of parseCommit(c.content).parents) {
       if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(p)) return null;
       if (!seen.has(p)) {
         seen.add(p);

@@ -1,20 +1,85 @@
-// Refs under one prefix read in this process, only where that is provably what listRefs's for-each-ref would print (a
-// plain SHA-1 repository, plain loose ref files, every tip a loose commit); anything else is null, and git answers.
-import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
+// The one ref reader in this process: packed-refs and loose ref files, read only where that is provably what
+// for-each-ref would print (a plain SHA-1 repository, plain loose ref files, every tip a loose commit; anything else is
+// null, and git answers), the listings a command keeps (RefsOnce: one read per fact per process), and who is told of
+// the refs read (onRefsRead).
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { readConfigInProcess } from './config-read';
 import { readLoose } from './loose-read';
-import { ListedRef, readPackedRefs, type RefRecord } from './refs';
-import type { Repo } from './repo';
+import { ListedRef, type RefRecord, type Storage } from './storage';
 import { commitTrailerBlock } from './trailers';
+
+/**
+ * The packed refs whose name starts with `prefix` (all by default): ref → oid; empty when there is no packed-refs file.
+ * Read without reading the whole file when git wrote it sorted (its header says so): a binary search for where such
+ * lines would start, then forward while they last. A file of 100,000 handoff refs costs a few 4 KiB reads when none has the prefix.
+ */
+export function packedRefs(commonDir: string, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  let fd: number;
+  try {
+    fd = openSync(path.join(commonDir, 'packed-refs'), 'r');
+  } catch {
+    return out;
+  }
+  // read as bytes; a ref name is UTF-8, as git prints it
+  const add = (line: string) => {
+    const text = Buffer.from(line, 'latin1').toString('utf8');
+    out.set(text.slice(text.indexOf(' ') + 1), text.slice(0, text.indexOf(' ')));
+  };
+  try {
+    const size = fstatSync(fd).size;
+    const read = (at: number, len: number) => {
+      const b = Buffer.alloc(Math.max(0, Math.min(len, size - at)));
+      return b.subarray(0, b.length ? readSync(fd, b, 0, b.length, at) : 0).toString('latin1');
+    };
+    const head = read(0, 512);
+    const sorted = / sorted( |$)/.test(head.startsWith('# pack-refs with:') ? head.slice(0, head.indexOf('\n')) : '');
+    const refOf = (line: string) => (!line || line[0] === '#' || line[0] === '^' ? null : line.slice(line.indexOf(' ') + 1));
+    let from = 0;
+    if (sorted) {
+      // lo: an offset at or before the first line with a name >= prefix (every line before it sorts lower)
+      let [lo, hi] = [0, size];
+      while (hi - lo > 8192) {
+        const mid = Math.floor((lo + hi) / 2);
+        // the first whole ref line in the chunk: after a newline, not a peeled line
+        const lines = read(mid, 8192).split('\n').slice(1, -1).map(refOf).filter((r): r is string => r !== null);
+        if (lines.length === 0 || lines[0] >= prefix) hi = mid;
+        else lo = mid;
+      }
+      from = lo;
+    }
+    let rest = '';
+    for (let at = from, first = from > 0; at < size; at += 65536) {
+      const lines = (rest + read(at, 65536)).split('\n');
+      rest = at + 65536 < size ? lines.pop()! : '';
+      // a partial line: the search landed inside it
+      if (first) lines.shift();
+      first = false;
+      for (const line of lines) {
+        const ref = refOf(line);
+        if (ref === null) continue;
+        if (ref.startsWith(prefix)) add(line);
+        else if (sorted && ref > prefix) return out;
+      }
+    }
+    if (refOf(rest)?.startsWith(prefix)) add(rest);
+    return out;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 // where objects or refs are found otherwise than in the common directory's own files
 const MOVED = ['GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES', 'GIT_QUARANTINE_PATH', 'GIT_NAMESPACE', 'GIT_REF_PARANOIA'];
 /** a ref name component git takes as it is and this reader too: no dot first, no `.lock` at the end */
 const PLAIN_COMPONENT = /^(?!\.)[A-Za-z0-9._%+-]+$/;
 const OID = /^[0-9a-f]{40}\n$/;
+// the refs of one worktree (git's files backend keeps them in its own git directory)
+const PER_WORKTREE = /^refs\/(bisect|worktree|rewritten)(\/|$)/;
 
-/** The loose refs under `dir` (the ref name `name`), name → oid; null for anything not plain. */
-function looseRefs(dir: string, name: string, out: Map<string, string>): boolean {
+/** The loose refs under `dir` (the ref name `name`, ending in `/`) that `wanted` takes, name → oid; false for anything not plain. */
+function looseRefs(dir: string, name: string, out: Map<string, string>, wanted: (ref: string) => boolean): boolean {
   let entries: Dirent[];
   // most often there is none: a look costs less than the exception of a failed read
   if (!existsSync(dir)) return true;
@@ -25,25 +90,27 @@ function looseRefs(dir: string, name: string, out: Map<string, string>): boolean
   }
   for (const e of entries) {
     if (!PLAIN_COMPONENT.test(e.name) || e.name.endsWith('.lock')) return false;
+    const ref = `${name}${e.name}`;
+    if (!wanted(e.isDirectory() ? `${ref}/` : ref)) continue;
     const p = path.join(dir, e.name);
     if (e.isDirectory()) {
-      if (!looseRefs(p, `${name}${e.name}/`, out)) return false;
-    } else if (e.isFile()) {
-      let text: string;
-      try {
-        text = readFileSync(p, 'latin1');
-      } catch {
-        return false;
-      }
-      if (!OID.test(text)) return false;
-      out.set(`${name}${e.name}`, text.slice(0, 40));
-    } else return false;
+      if (!looseRefs(p, `${ref}/`, out, wanted)) return false;
+      continue;
+    }
+    let text = '';
+    try {
+      text = e.isFile() ? readFileSync(p, 'latin1') : '';
+    } catch {
+      // unreadable: git's to say
+    }
+    if (!OID.test(text)) return false;
+    out.set(ref, text.slice(0, 40));
   }
   return true;
 }
 
 /** One tip as for-each-ref reads it: its committer time and trailer block; null where git must read it. */
-function tipRecord(repo: Repo, ref: string, oid: string): RefRecord | null {
+function tipRecord(repo: Pick<Storage, 'commonDir'>, ref: string, oid: string): RefRecord | null {
   const o = readLoose(repo, oid, 64 * 1024);
   if (!o || o.type !== 'commit') return null;
   const text = o.content.toString('latin1');
@@ -57,13 +124,25 @@ function tipRecord(repo: Repo, ref: string, oid: string): RefRecord | null {
   return new ListedRef(ref, oid, Number(committer[1]), Buffer.from(block, 'latin1').toString('utf8'));
 }
 
-/** listRefs(repo, [prefix]) read in this process (`prefix` a directory of refs, ending in `/`), or null: ask git. */
-export function listRefsInProcess(repo: Repo, prefix: string): RefRecord[] | null {
-  if (!repo.plain || repo.objectFormat !== 'sha1' || !prefix.startsWith('refs/') || !prefix.endsWith('/')) return null;
-  if (MOVED.some((k) => process.env[k] !== undefined)) return null;
-  const tips = readPackedRefs(repo.commonDir, prefix);
-  // a loose ref stands over its packed value
-  if (!looseRefs(path.join(repo.commonDir, ...prefix.split('/').filter(Boolean)), prefix, tips)) return null;
+/** listRefs(patterns) read in this process, or null: ask git. */
+export function listRefsInProcess(repo: Pick<Storage, 'commonDir' | 'gitDir' | 'objectFormat' | 'plain'>, patterns: string[]): RefRecord[] | null {
+  if (!repo.plain || repo.objectFormat !== 'sha1' || MOVED.some((k) => process.env[k] !== undefined)) return null;
+  // commitTrailerBlock finds git's block under its default trailer rules and comment character only
+  if (readConfigInProcess(repo, /^(trailer\.|core\.comment)/)?.size !== 0) return null;
+  const tips = new Map<string, string>();
+  for (const pattern of patterns) {
+    const test = matcher(pattern);
+    const glob = pattern.search(/[*?]/);
+    // the directory the pattern's last literal component (or its first wildcard) lies in
+    const prefix = pattern.slice(0, pattern.lastIndexOf('/', glob < 0 ? pattern.length - 1 : glob) + 1);
+    if (!test || !prefix.startsWith('refs/') || PER_WORKTREE.test(pattern) || (glob >= 0 && prefix === 'refs/')) return null;
+    // a directory is read where refs the pattern names may lie
+    const wanted = (ref: string) => (ref.endsWith('/') ? glob >= 0 || pattern.startsWith(ref) || test(ref) : test(ref));
+    const found = packedRefs(repo.commonDir, prefix);
+    // a loose ref stands over its packed value
+    if (!looseRefs(path.join(repo.commonDir, ...prefix.split('/').filter(Boolean)), prefix, found, wanted)) return null;
+    for (const [ref, oid] of found) if (test(ref)) tips.set(ref, oid);
+  }
   const out: RefRecord[] = [];
   for (const ref of [...tips.keys()].sort()) {
     const r = tipRecord(repo, ref, tips.get(ref)!);
@@ -71,4 +150,70 @@ export function listRefsInProcess(repo: Repo, prefix: string): RefRecord[] | nul
     out.push(r);
   }
   return out;
+}
+
+/** for-each-ref's test of one pattern: the name itself or a prefix of it up to a slash, or a `*`/`?` glob that crosses no slash; null for a glob this file does not read (git answers). */
+function matcher(pattern: string): ((ref: string) => boolean) | null {
+  const literal = (ref: string) => ref.startsWith(pattern) && (ref.length === pattern.length || ref[pattern.length] === '/' || pattern.endsWith('/'));
+  if (!/[*?[\\]/.test(pattern)) return literal;
+  if (/\[|\\|\*\*/.test(pattern)) return null;
+  const glob = new RegExp(`^${pattern.replace(/[.+^${}()|/-]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`);
+  return (ref) => literal(ref) || glob.test(ref);
+}
+
+/** Whether every ref `pattern` can name was listed under `listed`: a literal it lies under, or a glob whose every `/` part is the same or `*`. */
+function covers(listed: string[], pattern: string): boolean {
+  const glob = /[*?[\\]/.test(pattern);
+  const parts = pattern.split('/');
+  const wider = (p: string) => {
+    const own = p.split('/');
+    return own.length === parts.length && own.every((s, i) => s === parts[i] || s === '*');
+  };
+  return listed.some((p) => (/[*?[\\]/.test(p) ? glob && wider(p) : !glob && matcher(p)!(pattern)));
+}
+
+/**
+ * Told of the refs this process reads (the loss record compares what a command reads anyway: record/record-reads.ts).
+ * Answers the record commit the refs were found to agree with, or null (not compared, or they differ); `agreed`: a
+ * record commit these very refs (as a set) were found to agree with before.
+ */
+type ReadsHook = (repo: Storage, refs: Array<{ ref: string; oid: string }>, agreed: string | null) => string | null;
+let hook: ReadsHook | null = null;
+export const onRefsRead = (f: ReadsHook | null): void => {
+  hook = f;
+};
+export const readsHook = (): ReadsHook | null => hook;
+
+export class RefsOnce {
+  /** each listing kept, with the refs this process moved since it was made (read from git again) */
+  private readonly listings: Array<{ patterns: string[]; records: RefRecord[]; moved: Set<string> }> = [];
+
+  /** Keeps a listing, newest first; a process that writes many handoffs (import) keeps one per write, so only the newest few stay. */
+  add(patterns: string[], records: RefRecord[]): void {
+    this.listings.unshift({ patterns, records, moved: new Set() });
+    this.listings.length = Math.min(this.listings.length, 8);
+  }
+
+  /** listRefs's answer from a listing that covers `patterns`, or null where git has to answer. */
+  list(patterns: string[]): RefRecord[] | null {
+    const tests = patterns.map(matcher);
+    if (tests.some((t) => t === null)) return null;
+    const hit = (ref: string) => tests.some((t) => t!(ref));
+    const from = this.listings.find((l) => patterns.every((p) => covers(l.patterns, p)) && ![...l.moved].some(hit));
+    return from ? from.records.filter((r) => hit(r.ref)) : null;
+  }
+
+  /** readRef's answer (a commit's id, or null: no such ref), or undefined where git has to answer (not listed, moved, not a commit). */
+  readRef(ref: string): string | null | undefined {
+    const found = this.list([ref]);
+    if (!found) return undefined;
+    const rec = found.find((r) => r.ref === ref);
+    // a committer time says the ref names a commit (readRef peels to one: anything else is git's to read)
+    return !rec ? null : rec.time > 0 ? rec.oid : undefined;
+  }
+
+  /** The listings less the refs this process has just moved (or tried to). */
+  movedRefs(refs: string[]): void {
+    for (const l of this.listings) for (const r of refs) l.moved.add(r);
+  }
 }

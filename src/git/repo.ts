@@ -3,27 +3,26 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
+import { readTextOr } from '../read-file';
+import { trace } from '../trace';
 import { countLooseCommits } from './loose';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
 import { parseConfigFile } from './config-read';
 import { objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
-import { compareRefsRead, listingOf, listRefNames, listRefs, readRef, transaction } from './refs';
-import { RefsOnce } from './refs-once';
+import { lockFileNamed } from './messages';
+import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CommitTrailers, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CasOutcome, type CommitTrailers, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
-/**
- * The repository containing `start`. A plain one is found without starting git; `viaGit` asks git in every case
- * (the guard does, so a git that cannot run is noticed before a rule reads nothing from it).
- */
-export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } = {}): Repo {
+/** The repository containing `start`: a plain one found without starting git, else as `git rev-parse` finds it. */
+export function openRepo(start: string = process.cwd()): Repo {
   const found = discoverPlain(start);
   let lines: string[];
-  if (found && !o.viaGit) lines = [found.gitDir, found.commonDir, 'false', 'sha1', found.top];
+  if (found) lines = [found.gitDir, found.commonDir, 'false', 'sha1', found.top];
   else {
     const r = git(
       ['rev-parse', '--path-format=absolute', '--git-dir', '--git-common-dir', '--is-bare-repository', '--show-object-format', '--show-toplevel'],
@@ -35,8 +34,6 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
     }
   }
   const [gitDir, commonDir, bareFlag, fmt, top] = lines;
-  // plain where git's answer is the one found without it (viaGit asks git only to learn that it runs)
-  const plain = !!found && [found.gitDir, found.commonDir, 'false', 'sha1', found.top].join('\n') === lines.slice(0, 5).join('\n');
   const bare = bareFlag === 'true';
   const worktree = bare || !top ? null : top;
   const cwd = worktree ?? gitDir;
@@ -49,8 +46,8 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
     objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1',
     branch: readHeadBranch(gitDir),
     // the config text discovery read already (the plain case), else one file read: never a git process
-    storeFormat: storeFormatOf(plain ? found!.config : readText(path.join(commonDir, 'config'))),
-    plain,
+    storeFormat: storeFormatOf(found ? found.config : (readTextOr(path.join(commonDir, 'config')) ?? '')),
+    plain: !!found,
   });
   formatGate?.(repo);
   return repo;
@@ -60,14 +57,6 @@ export function openRepo(start: string = process.cwd(), o: { viaGit?: boolean } 
 let formatGate: ((repo: Repo) => void) | null = null;
 export const setFormatGate = (gate: ((repo: Repo) => void) | null): void => {
   formatGate = gate;
-};
-
-const readText = (file: string): string => {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
 };
 
 const FORMAT_KEY = keyName('formatVersion').toLowerCase();
@@ -136,12 +125,7 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
       const m = /^gitdir: (.+)$/.exec(readFileSync(dotGit, 'utf8').split('\n', 1)[0]);
       if (!m) return null;
       gitDir = realpathSync.native(path.resolve(top, m[1].trim()));
-      let common: string | null = null;
-      try {
-        common = readFileSync(path.join(gitDir, 'commondir'), 'utf8').trim();
-      } catch {
-        common = null;
-      }
+      const common = readTextOr(path.join(gitDir, 'commondir'))?.trim();
       commonDir = common ? realpathSync.native(path.resolve(gitDir, common)) : gitDir;
     }
     if (topStat.uid !== me || statSync(gitDir).uid !== me) return null;
@@ -156,14 +140,9 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
 
 /** Reads HEAD directly: one file read instead of a process, and it works on an unborn branch. */
 function readHeadBranch(gitDir: string): string | null {
-  try {
-    // only the final newline goes: a branch name may hold (or end in) U+2028 and similar, which trim() and '.' drop
-    const head = readFileSync(path.join(gitDir, 'HEAD'), 'utf8').replace(/\r?\n$/, '');
-    const m = /^ref: refs\/heads\/(.+)$/s.exec(head);
-    return m ? m[1] : null;
-  } catch {
-    return null;
-  }
+  // only the final newline goes: a branch name may hold (or end in) U+2028 and similar, which trim() and '.' drop
+  const head = readTextOr(path.join(gitDir, 'HEAD'))?.replace(/\r?\n$/, '') ?? '';
+  return /^ref: refs\/heads\/(.+)$/s.exec(head)?.[1] ?? null;
 }
 
 
@@ -186,6 +165,32 @@ const treeEntries = (s: string): TreeEntry[] =>
     const m = /^(\d+) (\S+) ([0-9a-f]+)\t(.+)$/s.exec(e);
     return m ? [{ mode: m[1], type: m[2], oid: m[3], path: m[4] }] : [];
   });
+
+// git waits this long for a held ref lock before it gives up (its default is 100 ms).
+const LOCK_TIMEOUT_MS = 300;
+
+/** The fields a listing reads: name, oid, committer time, raw trailer block (one atom, see GIT-NOTES). */
+const LISTING_FORMAT = '--format=%(refname)%00%(objectname)%00%(committerdate:unix)%00%(trailers)%00';
+
+/** for-each-ref's LISTING_FORMAT output as records; throws where a record does not parse. */
+function cutListing(s: string): RefRecord[] {
+  const out: RefRecord[] = [];
+  // `<ref>\0<oid>\0<time>\0<block>\0\n` each, cut where the NULs are (no array of 40,000 fields for a listing)
+  for (let at = 0; ; ) {
+    const a = s.indexOf('\0', at);
+    const b = a < 0 ? -1 : s.indexOf('\0', a + 1);
+    const c = b < 0 ? -1 : s.indexOf('\0', b + 1);
+    const d = c < 0 ? -1 : s.indexOf('\0', c + 1);
+    if (d < 0) break;
+    const ref = s.slice(s.charCodeAt(at) === 10 ? at + 1 : at, a);
+    // NUL separates fields and git never prints one from a message: a record out of step is a broken read, not data
+    const oid = s.slice(a + 1, b);
+    if (!ref.startsWith('refs/') || (oid.length !== 40 && oid.length !== 64)) throw new HandoffError('integrity', 'unreadable-refs', `git for-each-ref printed a record that does not parse (${JSON.stringify(ref.slice(0, 80))})`);
+    out.push(new ListedRef(ref, oid, Number(s.slice(b + 1, c)) || 0, s.slice(c + 1, d)));
+    at = d + 1;
+  }
+  return out;
+}
 
 /** The commands that move no ref: they leave a kept listing (keepRefs) standing. */
 const READS = new Set(['for-each-ref', 'rev-parse', 'cat-file', 'log', 'rev-list', 'status', 'ls-tree', 'merge-base', 'config', 'hash-object', 'mktree', 'commit-tree', 'reflog', 'check-ref-format']);
@@ -227,27 +232,38 @@ class GitRepo implements Repo {
 
   // ---- refs
   readRef(ref: string) {
-    const oid = this.kept?.readRef(ref);
-    if (oid === undefined) return readRef(this, ref);
-    if (oid) compareRefsRead(this, [{ ref, oid }], null);
+    let oid = this.kept?.readRef(ref);
+    if (oid === undefined) {
+      const r = this.git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { allowFail: true });
+      oid = r.status === 0 ? r.stdout.trim() : null;
+    }
+    if (oid) this.tellRefsRead([{ ref, oid }], null);
     return oid;
   }
   listRefs(patterns: string[]) {
-    const recs = this.kept?.list(patterns);
-    if (!recs) return listRefs(this, patterns);
-    compareRefsRead(this, recs, null);
+    const recs = this.kept?.list(patterns) ?? this.listRefsUntold(patterns);
+    this.tellRefsRead(recs, null);
     return recs;
   }
-  keepRefs(patterns: string[], list = () => listRefs(this, patterns)): RefRecord[] {
+  keepRefs(patterns: string[], list = () => this.listRefs(patterns)): RefRecord[] {
     // a kept listing that covers them answers; else this one is kept beside the others
     if (this.kept?.list(patterns)) return this.listRefs(patterns);
     const recs = list();
     (this.kept ??= new RefsOnce()).add(patterns, recs);
     return recs;
   }
-  listRefsUntold = (patterns: string[]) => listingOf(this, patterns);
-  tellRefsRead = (refs: RefName[], agreed: string | null) => compareRefsRead(this, refs, agreed);
-  listRefNames = (patterns: string[]) => listRefNames(this, patterns);
+  listRefsUntold(patterns: string[]) {
+    const own = listRefsInProcess(this, patterns);
+    if (own) trace('refs listed in process');
+    return own ?? cutListing(this.git(['for-each-ref', LISTING_FORMAT, ...patterns]).stdout);
+  }
+  tellRefsRead(refs: RefName[], agreed: string | null) {
+    return readsHook()?.(this, refs, agreed) ?? null;
+  }
+  listRefNames(patterns: string[]) {
+    // git reads no object for them: no time, no block
+    return cutListing(this.git(['for-each-ref', '--format=%(refname)%00%(objectname)%00%00%00', ...patterns]).stdout);
+  }
   firstRef(patterns: string[], o: { contains?: string; short?: boolean } = {}) {
     const args = ['for-each-ref', '--count=1', ...(o.contains ? ['--contains', o.contains] : []), `--format=%(refname${o.short ? ':short' : ''})`, ...patterns];
     return this.git(args, { allowFail: true }).stdout.trim() || null;
@@ -259,13 +275,28 @@ class GitRepo implements Repo {
   reflogSubjects(ref: string) {
     return lines(this.git(['reflog', 'show', '--format=%gs', ref, '--'], { allowFail: true }).stdout);
   }
-  [MOVE_REFS](ops: RefOp[], o: MoveRefsOptions) {
+  [MOVE_REFS](ops: RefOp[], o: MoveRefsOptions): CasOutcome {
     const kept = this.kept;
-    const r = transaction(this, ops, o.reason, o.env, o.noHooks);
+    const lines = ['start'];
+    for (const op of ops) {
+      if (op.op === 'create') lines.push(`create ${op.ref} ${op.newOid}`);
+      else if (op.op === 'update') lines.push(`update ${op.ref} ${op.newOid} ${op.oldOid}`);
+      else if (op.op === 'delete') lines.push(`delete ${op.ref} ${op.oldOid}`);
+      else lines.push(`verify ${op.ref} ${op.oldOid ?? ''}`.trimEnd());
+    }
+    const input = [...lines, 'prepare', 'commit', ''].join('\n');
+    const hooks = o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : [];
+    const r = this.git([...hooks, '-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', o.reason, '--stdin'], { input, allowFail: true, env: o.env });
     // the refs it moved (or lost a race for) are read from git again; the rest of the listing stands
     kept?.movedRefs(ops.map((op) => op.ref));
     this.kept = kept;
-    return r;
+    if (r.status === 0) return { ok: true };
+    const message = r.stderr.trim();
+    const lockFile = lockFileNamed(this.cwd, message);
+    if (lockFile) return { ok: false, reason: 'locked', message, lockFile };
+    if (/aborted by hook/.test(message)) return { ok: false, reason: 'hook', message };
+    if (/but expected|reference already exists|unable to resolve reference|cannot lock ref/.test(message)) return { ok: false, reason: 'lost', message };
+    throw new HandoffError('internal', 'update-ref-failed', `git update-ref failed: ${message}`);
   }
 
   // ---- objects
@@ -463,7 +494,7 @@ class GitRepo implements Repo {
     return { ok: r.status === 0, locked: /could not lock config file/i.test(r.stderr) };
   }
   readStoreFormat() {
-    return storeFormatOf(readText(path.join(this.commonDir, 'config')));
+    return storeFormatOf(readTextOr(path.join(this.commonDir, 'config')) ?? '');
   }
   remoteNames = () => remoteNames(this);
   remoteUrl(remote: string, o: { push?: boolean } = {}) {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { diskError, gitDiskErrno, HandoffError } from '../errors';
 import { trace, tracing } from '../trace';
 import { spawn, spawnSync, type ChildProcess } from '../process';
-import type { Config, GitResult, Storage } from './storage';
+import type { Config, GitResult, NetResult, Storage } from './storage';
 import { configValue } from './config-values';
 
 export type { GitResult } from './storage';
@@ -38,42 +38,29 @@ export function asWritten(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return out;
 }
 
+/** One git process, traced when GIT_HANDOFF_TRACE is set; its output as text or (`buffer`) as bytes. */
 function spawnGit(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer') {
-  if (!tracing()) return spawnOnce(args, opts, encoding);
-  trace('git start');
+  if (tracing()) trace('git start');
   const t0 = performance.now();
-  const r = spawnOnce(args, opts, encoding);
-  trace('git', args.join(' ').slice(0, 160), performance.now() - t0);
-  return r;
-}
-
-function spawnOnce(args: string[], opts: GitOptions, encoding: 'utf8' | 'buffer') {
-  return spawnSync('git', args, {
+  const r = spawnSync('git', args, {
     cwd: opts.cwd,
     input: opts.input,
     env: asWritten(opts.env ? { ...baseEnv(), ...opts.env } : baseEnv()),
     ...(encoding === 'utf8' ? { encoding: 'utf8' as const } : {}),
     maxBuffer: opts.maxBuffer ?? 1024 * 1024 * 512,
   });
+  if (tracing()) trace('git', args.join(' ').slice(0, 160), performance.now() - t0);
+  if (r.error) spawnFailed(r.error);
+  return check(args, { status: r.status ?? 128, stdout: r.stdout, stderr: String(r.stderr) }, opts);
 }
 
 /** For a git that only reads the worktree: no optional lock, so no `index.lock` a session's own git meets as "exists". */
 export const READER_ENV: NodeJS.ProcessEnv = { GIT_OPTIONAL_LOCKS: '0' };
 
-export function git(args: string[], opts: GitOptions = {}): GitResult {
-  const r = spawnGit(args, opts, 'utf8') as ReturnType<typeof spawnSync> & { stdout: string; stderr: string };
-  if (r.error) spawnFailed(r.error);
-  const res = { status: r.status ?? 128, stdout: r.stdout, stderr: r.stderr };
-  return check(args, res, opts);
-}
+export const git = (args: string[], opts: GitOptions = {}): GitResult => spawnGit(args, opts, 'utf8') as GitResult;
 
 /** Like git(), with stdout as bytes (object contents whose sizes are counted in bytes). */
-export function gitBytes(args: string[], opts: GitOptions = {}): { status: number; stdout: Buffer; stderr: string } {
-  const r = spawnGit(args, opts, 'buffer');
-  if (r.error) spawnFailed(r.error);
-  const res = { status: r.status ?? 128, stdout: r.stdout as unknown as Buffer, stderr: String(r.stderr) };
-  return check(args, res, opts);
-}
+export const gitBytes = (args: string[], opts: GitOptions = {}) => spawnGit(args, opts, 'buffer') as { status: number; stdout: Buffer; stderr: string };
 
 function spawnFailed(error: Error): never {
   const code = (error as NodeJS.ErrnoException).code;
@@ -129,15 +116,8 @@ export function gitOut(args: string[], opts: GitOptions = {}): string {
   return git(args, opts).stdout.replace(/\n$/, '');
 }
 
-interface BoundedResult {
-  /** exit status; null when git was killed at the limit or could not start */
-  status: number | null;
-  stderr: string;
-  timedOut: boolean;
-}
-
 /** git with a hard time limit, never asking anyone anything; its process group is killed whole at the limit. */
-export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv; config?: Config }): Promise<BoundedResult> {
+export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv; config?: Config }): Promise<NetResult> {
   const base = { ...baseEnv(), ...opts.env };
   // core.sshCommand from the configuration the caller read already, else from git
   const ssh = base.GIT_SSH_COMMAND || (opts.config ? configValue(opts.config, 'core.sshCommand') : gitOut(['config', '--get', 'core.sshCommand'], { cwd: opts.cwd, allowFail: true })) || 'ssh';
@@ -154,7 +134,7 @@ export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: numb
   return new Promise((resolve) => {
     let stderr = '';
     let done = false;
-    const finish = (r: BoundedResult) => {
+    const finish = (r: NetResult) => {
       if (done) return;
       done = true;
       clearTimeout(timer);

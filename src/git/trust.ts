@@ -1,6 +1,7 @@
 // git's safe.directory rule (git 2.35.2+): a repository owned by another user is refused unless the user's global
 // or system configuration (never the repository's own) lists it. git-handoff's guard follows the same rule.
-import { realpathSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { realpathOr } from '../read-file';
 import { git } from './run';
 
 /** The uid git compares owners with: the effective uid, or SUDO_UID for root under sudo (as git does). */
@@ -38,12 +39,7 @@ function listedSafe(worktree: string, env: NodeJS.ProcessEnv): boolean {
     return false;
   }
   if (r.status !== 0) return false;
-  let real = worktree;
-  try {
-    real = realpathSync(worktree);
-  } catch {
-    /* compare as given */
-  }
+  const real = realpathOr(worktree);
   // a later empty value resets the list, as in git
   const values = r.stdout.split('\n').slice(0, -1);
   const from = values.lastIndexOf('');

@@ -86,8 +86,7 @@ export class GuardContext {
     let r = this.repos.get(loc.gitDir);
     if (!r) {
       const { openRepo } = await import('../git/repo');
-      // through git: a rule that needs git learns here, loudly, that git cannot run
-      r = openRepo(loc.worktree, { viaGit: true });
+      r = openRepo(loc.worktree);
       this.repos.set(loc.gitDir, r);
     }
     return r;

@@ -213,7 +213,7 @@ function othersKnown(c: HookContext): boolean {
   if (names.some((n) => n.endsWith('.jsonl') && n !== own) || existsSync(refusedResetFile(c.repo))) return true;
   // the leases read in this process where that is git's answer (most often there is none, or this session's own): a
   // lease whose block names another holder, or none this reading is sure of, may be another session's
-  const recs = listRefsInProcess(c.repo, LEASE_PREFIX);
+  const recs = listRefsInProcess(c.repo, [LEASE_PREFIX]);
   if (recs) return recs.some((r) => leaseHolder.block(r.block).session !== c.session);
   return listLeases(c.repo).some((l) => l.session !== c.session);
 }

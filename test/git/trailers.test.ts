@@ -6,7 +6,6 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
-import { listRefs } from '../../src/git/refs';
 import { logTrailers, messageFileTrailerLines } from '../../src/git/trailer-reads';
 import { looseTrailerValues, messageTrailerLines, trailerBlockLines, trailerReader, TRAILER_BLOCK_MAX } from '../../src/git/trailers';
 import { besideEntries } from '../../src/handoff/store/format';
@@ -102,7 +101,7 @@ describe('the readers, through it', () => {
     const lease = (msg: string) => t.git(['commit-tree', empty, '-m', msg]).stdout.trim();
     t.git(['update-ref', 'refs/handoff-leases/one', lease('lease: a\n\nClaude-Session-Id: a\nHandoff-Worktree: /w/one\nHandoff-Pid: 12')]);
     t.git(['update-ref', 'refs/handoff-leases/two', lease('lease: a\n\nClaude-Session-Id: a\nClaude-Session-Id: b\nHandoff-Worktree: /w/two')]);
-    expect(listRefs(repo, ['refs/handoff-leases/']).length).toBe(2);
+    expect(repo.listRefs(['refs/handoff-leases/']).length).toBe(2);
     expect(listLeases(repo).map((l) => [l.session, l.worktree, l.pid])).toEqual([['a', '/w/one', 12]]);
   });
 });

@@ -16,7 +16,8 @@ describe('sync with nothing to do', () => {
     await ok(b, ['sync'], 0, S);
     const quiet = async (repo: typeof a) => {
       const r = gitRecorder(tempDir());
-      const out = await ok(repo, ['sync', '--json'], 0, { ...S, ...r.env });
+      // GIT_REF_PARANOIA: every listing through git (none read in-process), so the recorder sees each
+      const out = await ok(repo, ['sync', '--json'], 0, { ...S, ...r.env, GIT_REF_PARANOIA: '1' });
       return { out: json(out), calls: r.calls() };
     };
     const idle = await quiet(a);

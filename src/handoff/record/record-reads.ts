@@ -3,7 +3,7 @@
 // verified record; a difference runs the full check. No git process while they agree.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { onRefsRead } from '../../git/reads-hook';
+import { onRefsRead } from '../../git/refs-read';
 import type { Storage } from '../../git/storage';
 import { branchPrefix, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { isRecorded, looseRefValue, readRecord, readSeen, shelfOf } from '../store/tx/record';

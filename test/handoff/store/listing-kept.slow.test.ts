@@ -28,7 +28,8 @@ function recorded(repo: TestRepo): () => Promise<string[][]> {
   const rec = gitRecorder(path.join(repo.home, 'rec'));
   let seen = 0;
   return async () => {
-    const r = await repo.cli(['list', '--all', '--json'], { env: { ...env, ...rec.env } });
+    // GIT_REF_PARANOIA: every listing through git (none read in-process), so the recorder sees each
+    const r = await repo.cli(['list', '--all', '--json'], { env: { ...env, ...rec.env, GIT_REF_PARANOIA: '1' } });
     expect(r.exitCode, String(r.stderr)).toBe(0);
     const calls = rec.calls();
     const mine = calls.slice(seen);

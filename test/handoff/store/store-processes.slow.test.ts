@@ -40,13 +40,13 @@ describe('store with fewer git processes', () => {
     expect(json(await repo.cli(['list', '--json'])).map((r: any) => r.topic).sort()).toEqual(Object.keys(want));
   });
 
-  it('a write to an existing topic starts three git processes; its configuration, its objects and the loss record are read and written in-process, in one ref transaction', async () => {
+  it('a write to an existing topic starts two git processes; its refs, its configuration, its objects and the loss record are read and written in-process, in one ref transaction', async () => {
     const repo = makeRepo({ commit: true });
     expect((await repo.cli(['write', 'four-processes', '-m', 'one'], { env })).exitCode).toBe(0);
     expect((await repo.cli(['write', 'four-processes', '-m', 'two'], { env })).exitCode).toBe(0);
     const rec = gitRecorder(repo.dir);
     expect((await repo.cli(['write', 'four-processes', '-m', 'three'], { env: { ...env, ...rec.env } })).exitCode).toBe(0);
-    expect(rec.calls().map((c) => c[0])).toEqual(['status', 'for-each-ref', 'update-ref']);
+    expect(rec.calls().map((c) => c[0])).toEqual(['status', 'update-ref']);
     const tip = refOf(repo, 'refs/handoffs/main/four-processes')!;
     expect(repo.git(['cat-file', 'blob', `${tip}:handoff.md`]).stdout).toBe('three\n');
     expect(repo.git(['cat-file', '-p', 'refs/handoff-record:main']).stdout).toMatch(new RegExp(`^tip ${tip} \\d+ refs/handoffs/main/four-processes$`, 'm'));
@@ -54,16 +54,16 @@ describe('store with fewer git processes', () => {
     // …and the next command's check trusts what the write proved: no git process for it
     const next = gitRecorder(repo.home);
     expect((await repo.cli(['list', '--json'], { env: { ...env, ...next.env } })).exitCode).toBe(0);
-    expect(next.calls().map((c) => c[0])).toEqual(['for-each-ref']);
+    expect(next.calls().map((c) => c[0])).toEqual([]);
   });
 
-  it('show starts two git processes while the version is loose (for-each-ref, status), and reads it the same once packed', async () => {
+  it('show starts one git process while the version is loose (status; its refs read in-process), and reads it the same once packed', async () => {
     const repo = makeRepo({ commit: true });
     for (const m of ['one', 'two']) expect((await repo.cli(['write', 'two-processes', '-m', m], { env })).exitCode).toBe(0);
     const rec = gitRecorder(repo.dir);
     const loose = await repo.cli(['show', 'two-processes', '--json'], { env: { ...env, ...rec.env } });
     expect(loose.exitCode, String(loose.stderr)).toBe(0);
-    expect(rec.calls().map((c) => c[0])).toEqual(['for-each-ref', 'status']);
+    expect(rec.calls().map((c) => c[0])).toEqual(['status']);
     repo.git(['gc', '-q']);
     const packed = await repo.cli(['show', 'two-processes', '--json'], { env });
     const { receiptsAt: _a, ...a } = json(loose);

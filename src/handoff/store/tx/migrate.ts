@@ -2,7 +2,7 @@
 // format-1 one (which stays), and the tracking copies of format 2 moved to their own namespace (format 3).
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { packedRefsUnder } from '../../../git/packed-refs';
+import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type RefOp, type RefRecord, type Storage } from '../../../git/storage';
 import { parseTrailerLines } from '../document';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, parseRef, REMOTES_ROOT, trackingOf } from '../names';
@@ -71,7 +71,7 @@ function legacyTrackingPresent(commonDir: string): boolean {
     // no loose remote-tracking refs at all
   }
   if (remotes.some((r) => LEGACY_FAMILIES.some((f) => existsSync(path.join(dir, r, f))))) return true;
-  return packedRefsUnder(commonDir, 'refs/remotes/').some((line) => /\/(handoffs|handoff-archive|handoff-records|claims)\/|\/notes\/handoff-reads$/.test(line));
+  return [...packedRefs(commonDir, 'refs/remotes/').keys()].some((line) => /\/(handoffs|handoff-archive|handoff-records|claims)\/|\/notes\/handoff-reads$/.test(line));
 }
 
 /** Which family a name under a remote's tracking root is, the way a format-2 build wrote it; null: not one of them. */

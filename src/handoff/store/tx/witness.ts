@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile } from '../../../git/loose-read';
-import { readPackedRefs } from '../../../git/packed-refs';
+import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type Storage } from '../../../git/storage';
 import { handoffDir } from '../../state/paths';
 import { writeCache } from '../../state/state-file';
@@ -103,7 +103,7 @@ export function retireWitness(w: Witness): void {
 
 /** The record commit the witness holds for this clone (null: no witness, or none for this clone), without git. */
 export function witnessTip(w: Witness): string | null {
-  return looseRefValue(path.join(w.dir, w.ref)) ?? readPackedRefs(w.dir, w.ref).get(w.ref) ?? null;
+  return looseRefValue(path.join(w.dir, w.ref)) ?? packedRefs(w.dir, w.ref).get(w.ref) ?? null;
 }
 
 /** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
