@@ -6,6 +6,7 @@ import { neutral } from '../../terminal-text';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { operands } from '../shell/options';
+import { gitOptions } from './git-options';
 import { handoffCommand, namedSession } from './inject';
 import { mayCoverHandoffRef, refspec, runsUnreadCode } from './refs';
 
@@ -18,8 +19,8 @@ const FILE_TOOLS = new Set(['git', 'rm', 'mv', 'cp', 'ln', 'install', 'touch', '
 const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'npm', 'pnpm', 'yarn', 'bun']);
 /** A package manager's or a client's verbs that install, remove, switch off or replace a package, plugin or extension. */
 const INSTALLING = /^(i|in|ins|inst|insta|instal|install|isntall|add|un|uninstall|unlink|remove|rm|r|erase|link|ln|update|up|upgrade|udpate|disable|enable|reinstall|ci)$/;
-/** Options of `git handoff fetch|sync` and of `git fetch|pull` whose value is the next word (never the repository). */
-const FETCH_VALUED = new Set(['-C', '--resolve', '--keep', '--branch', '--session', '--reason', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--upload-pack', '--refmap', '-o', '--server-option', '--negotiation-tip', '--filter', '--recurse-submodules-default', '-s', '--strategy', '-X', '--strategy-option']);
+/** Options of `git handoff fetch|sync` whose value is the next word (never the repository). */
+const HANDOFF_FETCH_VALUED = ['-C', '--resolve', '--keep', '--branch', '--session', '--reason'];
 
 /** git-handoff's program a command runs, by the name it has (a symlink to one followed), or null. */
 function programOf(word: string): string | null {
@@ -158,12 +159,12 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
 export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | null, inv: GitInvocation): string | null {
   if (run?.kind === 'cli') {
     const { sub, rest } = handoffCommand(run.args);
-    return sub === 'fetch' || sub === 'sync' ? (operands(rest, FETCH_VALUED)[0] ?? null) : null;
+    return sub === 'fetch' || sub === 'sync' ? (operands(rest, HANDOFF_FETCH_VALUED)[0] ?? null) : null;
   }
   if (inv.sub !== 'fetch' && inv.sub !== 'pull') return null;
   // --all and --multiple name remotes only
   if (inv.args.some((a) => a === '--all' || a === '--multiple')) return null;
-  const [repository, ...refspecs] = operands(inv.args, FETCH_VALUED);
+  const [repository, ...refspecs] = gitOptions(inv).operands;
   // a source git completes (`handoffs/main/t` is refs/handoffs/main/t on the remote) counts as that ref
   const takes = (src: string) => mayCoverHandoffRef(src) || (!src.startsWith('refs/') && mayCoverHandoffRef(`refs/${src}`));
   return repository !== undefined && refspecs.some((r) => takes(refspec(r).src)) ? repository : null;

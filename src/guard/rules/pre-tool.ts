@@ -17,7 +17,7 @@ import { setsForLine } from '../shell/values';
 import { gitInvocation, READING_VERBS, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
-import { operands, optionValue } from '../shell/options';
+import { gitOptions, lastValue } from './git-options';
 import { hooksPathRemovalProblem, includedRemoteSettingProblem, oneOffConfigProblem, removesHooksPath, scopeArgs } from './git-config';
 import { isProtected, judgeFile, type FileOp } from './files';
 import { fileOps, noteEffect } from '../effect';
@@ -79,15 +79,14 @@ function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
   return d;
 }
 
-const PUSH_VALUED = ['-o', '--push-option', '--receive-pack', '--exec', '--repo'];
-
 /** The repositories a git command changes: the one it runs in and, for a push, its destination (a remote's URLs: git asked). */
 async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
   const out = [here];
   if (git.gitDir && !/[$`]/.test(git.gitDir)) out.push(path.resolve(here, git.gitDir));
   if (git.sub !== 'push' && git.sub !== 'send-pack') return out;
   // the repository named as an operand, else by --repo (git's order)
-  const dest = operands(git.args, PUSH_VALUED)[0] ?? optionValue(git.args, ['--repo']);
+  const o = gitOptions(git);
+  const dest = o.operands[0] ?? lastValue(o, '--repo');
   // a NUL cannot reach git in an argument: no remote has that name
   if (dest === undefined || /[$`\0]/.test(dest)) return out;
   const asPath = (u: string) => (u.startsWith('file://') ? u.slice(7) : /^[^:/]+:/.test(u) && !u.startsWith('/') ? null : u.replace(/^~(?=\/|$)/, ctx.env.HOME ?? '~'));

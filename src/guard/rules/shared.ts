@@ -12,16 +12,7 @@ import { globMatch, isGlob } from '../glob';
 import { asWritten } from './as-written';
 import type { GitInvocation } from '../shell/git';
 import { isBroad, type Scope, type WorktreeEffect } from './worktree';
-
-/** The boolean letters of a short group, up to a letter that takes a value. */
-function shortFlags(group: string, valued = 'mFCcteS'): string {
-  let out = '';
-  for (const c of group.slice(1)) {
-    out += c;
-    if (valued.includes(c)) break;
-  }
-  return out;
-}
+import { shortValued } from './git-options';
 
 /** A test for worktree-relative paths: does any pathspec (relative to `dir`) cover it? */
 function coverage(sweep: WorktreeEffect, worktree: string): (p: string) => boolean {
@@ -160,8 +151,9 @@ function withoutAll(args: string[]): string[] {
       if (a !== '--all') out.push(a);
       continue;
     }
-    const flags = shortFlags(a);
-    const i = flags.indexOf('a');
+    // the boolean letters of the group, up to one that takes a value
+    const valued = a.slice(1).search(new RegExp(`[${shortValued('commit')}]`));
+    const i = a.slice(1, valued < 0 ? undefined : valued + 2).indexOf('a');
     if (i < 0) out.push(a);
     else if (a.length > 2) out.push('-' + a.slice(1, i + 1).replace('a', '') + a.slice(i + 2));
   }
