@@ -6,7 +6,7 @@ import { neutral } from '../../terminal-text';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { operands } from '../shell/options';
-import { gitOptions } from './git-options';
+import { given, gitOptions } from './git-options';
 import { handoffCommand, namedSession } from './inject';
 import { mayCoverHandoffRef, refspec, runsUnreadCode } from './refs';
 
@@ -50,21 +50,20 @@ export function handoffRun(cmd: SimpleCommand, inv: GitInvocation | null): { kin
   // `sh <front>`, `. git-handoff-guard`, `source …/git-handoff-front`: the front run or read in by a shell
   if (SHELLS.has(prog) || prog === '.' || prog === 'source') {
     const named = script === undefined ? null : programOf(script);
-    return named === null ? null : { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest.slice(rest.indexOf(script!) + 1) };
+    return named === null ? null : runOf(named, rest.slice(rest.indexOf(script!) + 1));
   }
   // a package runner (`npx git-handoff guard`, `npm exec -- git-handoff-guard`, `bunx …`): the program it runs
   if (RUNNERS.has(prog)) {
     const at = rest.findIndex((a) => programOf(a.replace(/@[^/]*$/, '')) !== null);
-    if (at >= 0) {
-      const named = programOf(rest[at].replace(/@[^/]*$/, ''))!;
-      return { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest.slice(at + 1) };
-    }
+    if (at >= 0) return runOf(programOf(rest[at].replace(/@[^/]*$/, ''))!, rest.slice(at + 1));
   }
   // a path (or an expansion naming one) that leads to one of git-handoff's programs under another name
   const named = /[/$`]/.test(p0) ? programOf(p0) : null;
-  if (named !== null) return { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest };
-  return null;
+  return named === null ? null : runOf(named, rest);
 }
+
+/** git-handoff's CLI or one of its guard's programs, run with `args`. */
+const runOf = (program: string, args: string[]) => ({ kind: program === 'git-handoff' ? ('cli' as const) : ('guard' as const), args });
 
 /** `node "$(command -v git-handoff)" write …`, `node …/dist/cli.cjs write …`: git-handoff's CLI run by its runtime. */
 export function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
@@ -163,8 +162,9 @@ export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | n
   }
   if (inv.sub !== 'fetch' && inv.sub !== 'pull') return null;
   // --all and --multiple name remotes only
-  if (inv.args.some((a) => a === '--all' || a === '--multiple')) return null;
-  const [repository, ...refspecs] = gitOptions(inv).operands;
+  const o = gitOptions(inv);
+  if (given(o, '', '--all', '--multiple')) return null;
+  const [repository, ...refspecs] = o.operands;
   // a source git completes (`handoffs/main/t` is refs/handoffs/main/t on the remote) counts as that ref
   const takes = (src: string) => mayCoverHandoffRef(src) || (!src.startsWith('refs/') && mayCoverHandoffRef(`refs/${src}`));
   return repository !== undefined && refspecs.some((r) => takes(refspec(r).src)) ? repository : null;

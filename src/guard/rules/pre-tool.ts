@@ -401,7 +401,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (REWRITING.has(inv.sub)) {
       // Loaded only here: it reads commits, so it brings the modules that start git.
       const { foreignRewriteProblem, plumbingClaimProblem, rewrites } = await import('./rewrite');
-      const claim = plumbingClaimProblem(inv, cmd, ctx.session, asWritten(command, inv, cmd.cwd ?? '/', read));
+      const claim = plumbingClaimProblem(inv, cmd, ctx.session, show());
       if (claim) return { deny: claim };
       if (loc && !inv.gitDir && rewrites(inv)) {
         // a stranger (no session read) owns no commit: every session's is another's

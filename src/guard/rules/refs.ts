@@ -10,7 +10,7 @@ import { asWritten, type ReadLine } from './as-written';
 import { configCommandProblem, configOperands, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { expands } from '../shell/lex';
 import { operands } from '../shell/options';
-import { gitOptions, lastValue, valuesOf, type GitOptions } from './git-options';
+import { given, gitOptions, lastValue, valuesOf, type GitOptions } from './git-options';
 
 // The protected refs: handoff refs, archive and leases, the claims tables, the read receipts, and replace refs (one
 // may stand in for a handoff commit). mentionsHandoffRef matches them by hand, as the expression in
@@ -168,14 +168,14 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'push': {
       const oneOff = (inv.config ?? []).some((c) => /^remote\..+\.mirror(=(true|yes|on|1))?$/i.test(c) || /^remote\..+\.push=\+?.*:\+?refs\/handoff/i.test(c));
       if (args.includes('--mirror') || oneOff) return `\`${show}\` would force every ref, handoffs included, onto the remote.\n${SAFE_WAYS}`;
-      const force = args.some((a) => /^(-f|--force|--force-with-lease.*|--force-if-includes|--delete|-d|--prune)$/.test(a) || (/^-[a-zA-Z]+$/.test(a) && /[fd]/.test(a)));
+      const force = given(o, 'fd', '--force', '--force-with-lease', '--force-if-includes', '--delete', '--prune');
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
       if (named.length && (force || forced)) return `\`${show}\` force-pushes or deletes handoff refs on the remote.\n${SAFE_WAYS}`;
       // `<src>:refs/handoffs/…` puts whatever <src> is (a branch, HEAD) into a handoff ref under another name.
       const renamed = args.some((a) => a.indexOf(':') > 0 && mayNameHandoffRef(refspec(a).dst) && refspec(a).src !== refspec(a).dst);
       if (renamed) return `\`${show}\` pushes something other than that handoff into a handoff ref on the remote.\n${SAFE_WAYS}`;
       // a pattern that covers handoff refs (`refs/*:refs/*`, `+refs/*`), forced, pruning or renaming
-      const prune = args.some((a) => a === '--prune');
+      const prune = given(o, '', '--prune');
       const covering = args.filter((a) => !a.startsWith('-') && a.includes('*') && mayCoverHandoffRef(refspec(a).dst));
       if (covering.some((a) => force || prune || a.startsWith('+') || refspec(a).src !== refspec(a).dst)) {
         return `\`${show}\` pushes a ref pattern that covers handoff refs (${covering.map(neutral).join(', ')}), forcing, pruning or renaming them on the remote.\n${SAFE_WAYS}`;

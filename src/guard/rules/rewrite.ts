@@ -1,7 +1,7 @@
 // Rewriting another session's commits (commit --amend, rebase, reset, a branch moved by update-ref or a forced push or
 // fetch) is refused: git reads the commits it would drop or replace, and their trailers name the owners.
 import type { Repo } from '../../git/repo';
-import { readFileSync } from 'node:fs';
+import { readTextOr } from '../../read-file';
 import path from 'node:path';
 import { claimedSessions } from '../../handoff/store/document';
 import { foreignCommits, onlyInArgs } from '../../handoff/store/ownership';
@@ -211,12 +211,9 @@ export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, ses
       unread ??= f;
       return '';
     }
-    try {
-      return readFileSync(dir ? path.resolve(dir, f) : f, 'latin1');
-    } catch {
-      unread ??= f;
-      return '';
-    }
+    const text = readTextOr(dir ? path.resolve(dir, f) : f);
+    if (text === null) unread ??= f;
+    return text ?? '';
   };
   const texts = [...valuesOf(o, '-m').map(inline), ...valuesOf(o, '-F').map(read), ...(inv.sub === 'hash-object' ? o.operands.map(read) : [])];
   if (cmd.stdinFrom) {
