@@ -337,7 +337,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         const follows = t.kind !== 'delete' || /\/\.?$/.test(p) ? realOf(abs) : abs;
         const fenced = (t.kind === 'delete' || t.tree ? (await perimeterOf(ctx).then((fence) => [...new Set([abs, follows])].flatMap((d) => perimeterUnder(fence, d)))).filter((f) => pathspecCovers(t, f)) : []).flatMap((f) => [f, ...namedUnder(f, t.names, budget)]);
         const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
-        const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, vars, budget, ctx));
+        const under = reached.filter((f) => f !== abs && namesReach(t.names, abs, f) && copiedOver(t, f, abs, vars, budget, ctx));
         // what a checkout, reset or stash writes over: only the tracked files it changes
         const changed = effect && effect.kind !== 'remove' && gitFiles.includes(t) && t.kind !== 'delete' ? await changedByCheckout(ctx, effect, under, abs) : under;
         for (const f of changed) push({ abs: f, shown: `${path.relative(ctx.event.cwd, f) || f}${t.why ? ` (${t.why})` : ''}`, kind: t.kind === 'delete' ? 'delete' : 'shell' });
@@ -438,11 +438,6 @@ async function statusPaths(ctx: GuardContext, git: GitInvocation, cmd: SimpleCom
     .filter((e) => e.length > 3)
     .slice(0, 10_000)
     .map((e): WriteTarget => ({ path: path.join(loc.worktree, e.slice(3)), kind: 'delete', cwd: null }));
-}
-
-/** Whether a handoff file under a deleted directory is among what the names narrowing the delete (find -name, -iname) take. */
-function nameMatches(names: string[] | undefined, root: string, f: string): boolean {
-  return namesReach(names?.filter((n) => !n.endsWith('\0path')), root, f);
 }
 
 /** For a tree copied from a source the guard can resolve: whether the source has this file (else it is not written). */
