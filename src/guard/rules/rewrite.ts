@@ -215,7 +215,9 @@ export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, ses
     if (text === null) unread ??= f;
     return text ?? '';
   };
-  const texts = [...valuesOf(o, '-m').map(inline), ...valuesOf(o, '-F').map(read), ...(inv.sub === 'hash-object' ? o.operands.map(read) : [])];
+  // hash-object reads its message from the files it is given
+  const files = inv.sub === 'hash-object' ? o.operands : [];
+  const texts = [...valuesOf(o, '-m').map(inline), ...valuesOf(o, '-F').map(read), ...files.map(read)];
   if (cmd.stdinFrom) {
     const piped = literalOutput(cmd.stdinFrom);
     if (piped) texts.push(...piped);
