@@ -6,6 +6,7 @@ import { neutral } from '../../terminal-text';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { operands } from '../shell/options';
+import { given, gitOptions } from './git-options';
 import { handoffCommand, namedSession } from './inject';
 import { mayCoverHandoffRef, refspec, runsUnreadCode } from './refs';
 
@@ -18,8 +19,8 @@ const FILE_TOOLS = new Set(['git', 'rm', 'mv', 'cp', 'ln', 'install', 'touch', '
 const RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'npm', 'pnpm', 'yarn', 'bun']);
 /** A package manager's or a client's verbs that install, remove, switch off or replace a package, plugin or extension. */
 const INSTALLING = /^(i|in|ins|inst|insta|instal|install|isntall|add|un|uninstall|unlink|remove|rm|r|erase|link|ln|update|up|upgrade|udpate|disable|enable|reinstall|ci)$/;
-/** Options of `git handoff fetch|sync` and of `git fetch|pull` whose value is the next word (never the repository). */
-const FETCH_VALUED = new Set(['-C', '--resolve', '--keep', '--branch', '--session', '--reason', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--upload-pack', '--refmap', '-o', '--server-option', '--negotiation-tip', '--filter', '--recurse-submodules-default', '-s', '--strategy', '-X', '--strategy-option']);
+/** Options of `git handoff fetch|sync` whose value is the next word (never the repository). */
+const HANDOFF_FETCH_VALUED = ['-C', '--resolve', '--keep', '--branch', '--session', '--reason'];
 
 /** git-handoff's program a command runs, by the name it has (a symlink to one followed), or null. */
 function programOf(word: string): string | null {
@@ -49,21 +50,20 @@ export function handoffRun(cmd: SimpleCommand, inv: GitInvocation | null): { kin
   // `sh <front>`, `. git-handoff-guard`, `source …/git-handoff-front`: the front run or read in by a shell
   if (SHELLS.has(prog) || prog === '.' || prog === 'source') {
     const named = script === undefined ? null : programOf(script);
-    return named === null ? null : { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest.slice(rest.indexOf(script!) + 1) };
+    return named === null ? null : runOf(named, rest.slice(rest.indexOf(script!) + 1));
   }
   // a package runner (`npx git-handoff guard`, `npm exec -- git-handoff-guard`, `bunx …`): the program it runs
   if (RUNNERS.has(prog)) {
     const at = rest.findIndex((a) => programOf(a.replace(/@[^/]*$/, '')) !== null);
-    if (at >= 0) {
-      const named = programOf(rest[at].replace(/@[^/]*$/, ''))!;
-      return { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest.slice(at + 1) };
-    }
+    if (at >= 0) return runOf(programOf(rest[at].replace(/@[^/]*$/, ''))!, rest.slice(at + 1));
   }
   // a path (or an expansion naming one) that leads to one of git-handoff's programs under another name
   const named = /[/$`]/.test(p0) ? programOf(p0) : null;
-  if (named !== null) return { kind: named === 'git-handoff' ? 'cli' : 'guard', args: rest };
-  return null;
+  return named === null ? null : runOf(named, rest);
 }
+
+/** git-handoff's CLI or one of its guard's programs, run with `args`. */
+const runOf = (program: string, args: string[]) => ({ kind: program === 'git-handoff' ? ('cli' as const) : ('guard' as const), args });
 
 /** `node "$(command -v git-handoff)" write …`, `node …/dist/cli.cjs write …`: git-handoff's CLI run by its runtime. */
 export function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
@@ -158,12 +158,13 @@ export function personOnlyProblem(run: { kind: 'cli' | 'guard'; args: string[] }
 export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | null, inv: GitInvocation): string | null {
   if (run?.kind === 'cli') {
     const { sub, rest } = handoffCommand(run.args);
-    return sub === 'fetch' || sub === 'sync' ? (operands(rest, FETCH_VALUED)[0] ?? null) : null;
+    return sub === 'fetch' || sub === 'sync' ? (operands(rest, HANDOFF_FETCH_VALUED)[0] ?? null) : null;
   }
   if (inv.sub !== 'fetch' && inv.sub !== 'pull') return null;
   // --all and --multiple name remotes only
-  if (inv.args.some((a) => a === '--all' || a === '--multiple')) return null;
-  const [repository, ...refspecs] = operands(inv.args, FETCH_VALUED);
+  const o = gitOptions(inv);
+  if (given(o, '', '--all', '--multiple')) return null;
+  const [repository, ...refspecs] = o.operands;
   // a source git completes (`handoffs/main/t` is refs/handoffs/main/t on the remote) counts as that ref
   const takes = (src: string) => mayCoverHandoffRef(src) || (!src.startsWith('refs/') && mayCoverHandoffRef(`refs/${src}`));
   return repository !== undefined && refspecs.some((r) => takes(refspec(r).src)) ? repository : null;

@@ -6,6 +6,7 @@ import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { flagGiven, isLong } from '../shell/options';
 import { copyOperands, type WriteTarget } from '../shell/writes';
+import { gitOptions } from './git-options';
 import { pathspecTarget } from './git-files';
 import type { WorktreeEffect } from './worktree';
 
@@ -35,8 +36,9 @@ export class Earlier {
     }
     if (!inv) return;
     const a = inv.args;
-    const ops = a.filter((x) => !x.startsWith('-'));
-    const named = a.includes('--') ? a.slice(a.indexOf('--') + 1) : ops;
+    const o = gitOptions(inv);
+    const ops = o.operands;
+    const named = o.dashdash < 0 ? ops : ops.slice(o.dashdash);
     const stage = (paths: string[]) => this.staged.push(...paths.map((spec) => ({ spec, cwd: inv.cwd ?? cmd.cwd })));
     if (inv.sub === 'remote' && (ops[0] === 'add' || ops[0] === 'set-url') && ops.length >= 3) this.remotes.set(ops[1], ops[ops.length - 1]);
     const url = inv.sub === 'config' ? /^remote\.(.+)\.(push)?url$/i.exec(ops[0] ?? '') : null;
@@ -62,7 +64,7 @@ export class Earlier {
         return;
       case 'checkout':
         // `checkout <tree-ish> -- <paths>` sets the index from the tree for those paths
-        if (a.includes('--') && ops.length > named.length) stage(named);
+        if (o.dashdash > 0) stage(named);
         return;
       case 'apply':
         if (flagGiven(a, '', '--cached', '--index')) this.swept = true;
@@ -72,9 +74,8 @@ export class Earlier {
   /** `ln -s SRC… DST`, `cp -s`: each link made and where it leads (relative to the link's directory, or with -r to cwd). */
   private noteLinks(cmd: SimpleCommand, prog: string, abs: (p: string, cwd: string | null) => string | null): void {
     const { o, into, ...named } = copyOperands(prog, cmd.argv.slice(1));
-    const symbolic = o.flags.some((f) => (/^-[a-zA-Z]+$/.test(f) && f.includes('s')) || isLong(f, '--symbolic'));
-    if (!symbolic) return;
-    const relative = prog === 'ln' && o.flags.some((f) => (/^-[a-zA-Z]+$/.test(f) && f.includes('r')) || isLong(f, '--relative'));
+    if (!flagGiven(o.flags, 's', '--symbolic')) return;
+    const relative = prog === 'ln' && flagGiven(o.flags, 'r', '--relative');
     // a lone operand is linked into the current directory
     const [sources, dest] = named.dest === undefined ? [o.operands, '.'] : [named.sources, named.dest];
     const intoDir = into !== undefined || sources.length > 1 || dest.endsWith('/') || dest === '.';

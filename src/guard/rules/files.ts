@@ -7,7 +7,7 @@ import { SESSION_RE, short } from '../../handoff/state/session';
 import { neutral } from '../../terminal-text';
 import type { GuardContext } from '../context';
 // the one reader of the ownership marker, shared with `import` (one file, one owner)
-import { markerLine, markerOf } from '../../handoff/import/seed-file';
+import { markerLine, markerOf, SEED_NAME_RE } from '../../handoff/import/seed-file';
 import { readTextOr } from '../../read-file';
 
 export { markerOf };
@@ -32,9 +32,8 @@ interface FileVerdict {
 
 /** Every (branch, topic) split of `handoff-<branch>-<topic>.md` with a valid topic. */
 function parseHandoffName(name: string): Array<{ branch: string; topic: string }> {
-  const m = /^handoff-(.+)\.md$/.exec(name);
-  if (!m) return [];
-  const stem = m[1];
+  const stem = SEED_NAME_RE.exec(name)?.[1];
+  if (stem === undefined) return [];
   const out: Array<{ branch: string; topic: string }> = [];
   for (let i = stem.indexOf('-'); i > 0; i = stem.indexOf('-', i + 1)) {
     const topic = stem.slice(i + 1);
@@ -197,7 +196,7 @@ function surelyOwnFile(a: FileOp, me: string): boolean {
 /** The seed rule: a new file whose first two non-stopword tokens after `handoff-` (branch words included) are a sibling's. */
 function overlapWarning(abs: string): string | null {
   const name = path.basename(abs);
-  const stem = (n: string) => /^handoff-(.+)\.md$/.exec(n)?.[1] ?? '';
+  const stem = (n: string) => SEED_NAME_RE.exec(n)?.[1] ?? '';
   if (overlapTokens(stem(name)).key.length < 2) return null;
   let siblings: string[];
   try {

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { userConfigFiles } from '../../git/config-files';
 import { READING_VERBS, type GitInvocation } from '../shell/git';
-import { operands, options } from '../shell/options';
+import { gitOptions, lastValue } from './git-options';
 
 interface RunningKey {
   /** the key, lowercased (subsections too: the list never depends on their case) */
@@ -94,7 +94,7 @@ function unknownKeyProblem(key: string, value: string | undefined): string | nul
   // keys whose value git runs, and those that turn the protection off: their own rules (git-config.ts, runValueCommands in shell/values.ts)
   if (runningKey(k, value) || /^(core\.hookspath|include\.path|includeif\..+\.path|core\.notesref)$/.test(k)) return null;
   if (QUIET_SECTIONS.test(section) && !LOUD_KEYS.test(k)) return null;
-  return `${k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120)} is not a setting the guard knows to make git neither run a program nor write a file`;
+  return `${neutralKey(k)} is not a setting the guard knows to make git neither run a program nor write a file`;
 }
 
 /** Keys that say which remotes there are, where they lead and which one a branch fetches from or pushes to: the person's (SPEC 6). */
@@ -121,7 +121,6 @@ function remoteSettingProblem(args: string[], scope: Scope, show: string): strin
   return changes && key !== undefined ? remoteChangeProblem(show, `the remote setting ${neutralKey(key)}`) : null;
 }
 
-const VALUED = new Set(['-f', '--file', '--blob', '--type', '--default', '--comment', '--value', '--url']);
 const WRITES = /^(--add|--replace-all|--append|--all)$/;
 const REMOVES = /^(--unset|--unset-all|--remove-section|unset|remove-section)$/;
 
@@ -129,8 +128,8 @@ type Scope = 'repo' | 'global' | 'system' | 'file' | 'blob';
 
 /** `git config`'s options, with the file it names (-f, --file: the last one given). */
 function configOptions(args: string[]) {
-  const o = options(args, VALUED);
-  return { ...o, file: [...(o.values.get('-f') ?? []), ...(o.values.get('--file') ?? [])].pop() };
+  const o = gitOptions({ sub: 'config', args });
+  return { ...o, file: lastValue(o, '-f', '--file') };
 }
 
 /** Which configuration a `git config` command works on: this repository's (the default), global, system, another file. */
@@ -145,27 +144,31 @@ function scopeOf(args: string[], cwd: string | null): Scope {
 export function includedRemoteSettingProblem(args: string[], cwd: string | null, show: string, reads: Set<string>): string | null {
   if (scopeOf(args, cwd) !== 'file') return null;
   const f = configOptions(args).file ?? '';
-  return reads.has(path.resolve(cwd ?? '/', f.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'))) ? remoteSettingProblem(args, 'global', show) : null;
+  return reads.has(configPath(f, cwd)) ? remoteSettingProblem(args, 'global', show) : null;
+}
+
+/** A file named to `git config --file`, absolute (`~` and $HOME read as the home). */
+function configPath(file: string, cwd: string | null): string {
+  const home = process.env.HOME ?? '~';
+  return path.resolve(cwd ?? '/', file.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home));
 }
 
 /** Whether a file named to `git config --file` is (or may be) a configuration git reads in a repository. */
 function configOfRepository(file: string, cwd: string | null): boolean {
   if (unknown(file) || file === '') return true;
-  const abs = path.resolve(cwd ?? '/', file.replace(/^~(?=\/|$)/, process.env.HOME ?? '~'));
-  return /(^|\/)\.git(\/|$)|(^|\/)worktrees\/|(^|\/)config(\.worktree)?$/.test(abs);
+  return /(^|\/)\.git(\/|$)|(^|\/)worktrees\/|(^|\/)config(\.worktree)?$/.test(configPath(file, cwd));
 }
 
 /** The user's or the system's configuration named as a file (git reads it in every repository), or null. */
 function userConfig(file: string, cwd: string | null): Scope | null {
-  const home = process.env.HOME ?? '~';
-  const abs = path.resolve(cwd ?? '/', file.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home));
+  const abs = configPath(file, cwd);
   const scope = userConfigFiles(process.env).find((f) => abs === path.resolve(f.file))?.scope;
   return scope === 'global' || scope === 'system' ? scope : null;
 }
 
 /** `git config`'s operands: the subcommand word (set, unset, …) dropped, options and their values skipped. */
 export function configOperands(args: string[]): { sub: string | null; ops: string[] } {
-  const out = operands(args, VALUED);
+  const out = gitOptions({ sub: 'config', args }).operands;
   const sub = /^(set|unset|get|list|edit|rename-section|remove-section)$/.test(out[0] ?? '') ? out.shift()! : null;
   return { sub, ops: out };
 }

@@ -8,7 +8,8 @@ import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
-import { flagGiven, getopt } from '../shell/options';
+import { flagGiven } from '../shell/options';
+import { gitOptions, lastValue, valuesOf } from './git-options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
 import type { Budget } from './reach';
 import { handoffFilesUnder } from './reach';
@@ -48,6 +49,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
     if (target) out.push(target);
   };
   const a = inv.args;
+  const o = gitOptions(inv);
   // the pathspecs it names, or the whole worktree (its top; the directory it runs in when that is not known)
   const each = (kind: TargetKind, specs = effect?.pathspecs ?? [top ?? cwd ?? undefined]) => {
     for (const p of specs) add(p, kind, kind === 'write');
@@ -64,13 +66,12 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
   switch (inv.sub) {
     case 'sparse-checkout':
       // set/add/init/reapply take every file outside the patterns out of the worktree
-      if (/^(set|add|init|reapply)$/.test(a.find((x) => !x.startsWith('-')) ?? '')) add(top ?? undefined, 'delete');
+      if (/^(set|add|init|reapply)$/.test(o.operands[0] ?? '')) add(top ?? undefined, 'delete');
       break;
     case 'checkout-index': {
       // `--prefix=<string>`: each index path is written at <string><path from the top>, anywhere (`--prefix=$HOME/`
       // writes ~/.gitconfig from an index entry set on the same line); without -f it still creates what is absent
-      const o = getopt(a, '', ['--prefix', '--stage']);
-      const prefix = o.values.get('--prefix')?.at(-1);
+      const prefix = lastValue(o, '--prefix');
       if (!prefix) break;
       const at = path.isAbsolute(prefix) || cwd === null ? prefix : path.join(cwd, prefix);
       if (flagGiven(o.flags, 'a', '--all') || o.flags.includes('--stdin')) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
@@ -92,26 +93,20 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
     case 'worktree': {
       // `git worktree remove [-f] <path>` deletes another worktree with everything in it; `move` takes it all away
       // from where its session works (a delete there and a write where it goes)
-      const ops = getopt(a, '', ['--reason', '--expire']).operands;
-      if ((ops[0] === 'remove' || ops[0] === 'move') && ops[1] !== undefined) add(ops[1], 'delete');
-      if (ops[0] === 'move' && ops[2] !== undefined) add(ops[2], 'write', true);
+      const [verb, from, to] = o.operands;
+      if ((verb === 'remove' || verb === 'move') && from !== undefined) add(from, 'delete');
+      if (verb === 'move' && to !== undefined) add(to, 'write', true);
       break;
     }
-    case 'merge-file': {
-      const o = getopt(a, 'L', ['--marker-size']);
+    case 'merge-file':
       if (!flagGiven(o.flags, 'p', '--stdout')) add(o.operands[0], 'write');
       break;
-    }
-    case 'bundle': {
-      const ops = getopt(a, '', ['--version']).operands;
-      if (ops[0] === 'create') add(ops[1], 'write');
+    case 'bundle':
+      if (o.operands[0] === 'create') add(o.operands[1], 'write');
       break;
-    }
-    case 'archive': {
-      const o = getopt(a, 'o', ['--output', '--prefix', '--format', '--remote', '--exec', '--add-file', '--add-virtual-file', '--mtime']);
-      for (const f of [...(o.values.get('-o') ?? []), ...(o.values.get('--output') ?? [])]) add(f, 'write');
+    case 'archive':
+      for (const f of valuesOf(o, '-o', '--output')) add(f, 'write');
       break;
-    }
   }
   return out;
 }

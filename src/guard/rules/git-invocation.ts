@@ -9,7 +9,7 @@ import { substituteVars } from '../shell/command';
 import { userDirs } from '../../user-dirs';
 import { configFiles, userConfigFiles } from '../../git/config-files';
 import { appendedPathKeeps, pathShadows } from '../path-programs';
-import { operands } from '../shell/options';
+import { gitOptions } from './git-options';
 import { handoffCommand } from './inject';
 
 /** Variables git reads that neither run a program nor name a file git writes; GIT_HANDOFF_* are git-handoff's own (rules/inject.ts). */
@@ -126,7 +126,7 @@ export function separateGitDirProblem(inv: GitInvocation, cmd: SimpleCommand, lo
   const a = inv.args;
   const option = a.find((x) => /^--(separate-git-dir|template|bare)(=|$)/.test(x))?.split('=')[0];
   if (option === undefined) return null;
-  const [directory] = operands(a, ['--separate-git-dir', '--template', '--object-format', '--ref-format', '--shared', '--initial-branch', '-b']);
+  const [directory] = gitOptions(inv).operands;
   const base = inv.cwd ?? cmd.cwd;
   const target = directory === undefined ? base : base ? path.resolve(base, directory) : path.isAbsolute(directory) ? directory : null;
   const loc = target === null ? { worktree: '?' } : located(target);

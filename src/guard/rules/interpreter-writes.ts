@@ -86,7 +86,7 @@ function givenWords(cmd: SimpleCommand): (seen: Seen) => WriteTarget[] {
     const words: string[] = [];
     const args = cmd.argv.slice(1);
     // after the code (`-c <code>`, `-e <code>`, a script file): the rest are the code's arguments
-    const codeAt = args.findIndex((a, i) => i > 0 && /^-[a-zA-Z]*[ceE]$|^--(eval|print)$/.test(args[i - 1]));
+    const codeAt = args.findIndex((_, i) => i > 0 && /^-[a-zA-Z]*[ceE]$|^--(eval|print)$/.test(args[i - 1]));
     if (codeAt >= 0) words.push(...args.slice(codeAt + 1).filter((a) => !a.startsWith('-')));
     for (const r of cmd.redirects) if (r.op === '<<' || r.op === '<<<') words.push(...`${r.target} ${r.body ?? ''}`.split(/\s+/));
     return words.filter((w) => w !== '' && w.length < PATH_MAX && !/[\n();'"<>|&]/.test(w)).map((w): WriteTarget => ({ path: w, kind: seen.tree ? 'delete' : 'write', cwd: cmd.cwd }));

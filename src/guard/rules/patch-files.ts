@@ -5,6 +5,7 @@ import path from 'node:path';
 import { hereDocument, programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { getopt, isLong } from '../shell/options';
+import { gitOptions } from './git-options';
 import { parsePatch } from './files';
 import { PATCH_PROGRAMS } from '../../clients/records';
 import type { WriteTarget } from '../shell/writes';
@@ -60,7 +61,7 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
   };
   const stdin = () => texts.push(doc ?? (input !== undefined ? readPatch(abs(input, cmd.cwd)) : piped()));
   if (inv && (inv.sub === 'apply' || inv.sub === 'am')) {
-    const o = getopt(inv.args, 'pC', ['--directory', '--exclude', '--include', '--build-fake-ancestor', '--whitespace', '--patch-format', '--resolvemsg']);
+    const o = gitOptions(inv);
     // only a look, or the index alone
     if (inv.sub === 'apply' && o.flags.some((f) => /^--(check|stat|numstat|summary|cached)$/.test(f)) && !o.flags.includes('--index') && !o.flags.includes('--apply')) return [];
     if (inv.sub === 'am' && o.flags.some((f) => /^--(abort|quit|show-current-patch|skip)/.test(f))) return [];

@@ -17,7 +17,7 @@ import { setsForLine } from '../shell/values';
 import { gitInvocation, READING_VERBS, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
-import { operands, optionValue } from '../shell/options';
+import { gitOptions, lastValue } from './git-options';
 import { hooksPathRemovalProblem, includedRemoteSettingProblem, oneOffConfigProblem, removesHooksPath, scopeArgs } from './git-config';
 import { isProtected, judgeFile, type FileOp } from './files';
 import { fileOps, noteEffect } from '../effect';
@@ -79,15 +79,14 @@ function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
   return d;
 }
 
-const PUSH_VALUED = ['-o', '--push-option', '--receive-pack', '--exec', '--repo'];
-
 /** The repositories a git command changes: the one it runs in and, for a push, its destination (a remote's URLs: git asked). */
 async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
   const out = [here];
   if (git.gitDir && !/[$`]/.test(git.gitDir)) out.push(path.resolve(here, git.gitDir));
   if (git.sub !== 'push' && git.sub !== 'send-pack') return out;
   // the repository named as an operand, else by --repo (git's order)
-  const dest = operands(git.args, PUSH_VALUED)[0] ?? optionValue(git.args, ['--repo']);
+  const o = gitOptions(git);
+  const dest = o.operands[0] ?? lastValue(o, '--repo');
   // a NUL cannot reach git in an argument: no remote has that name
   if (dest === undefined || /[$`\0]/.test(dest)) return out;
   const asPath = (u: string) => (u.startsWith('file://') ? u.slice(7) : /^[^:/]+:/.test(u) && !u.startsWith('/') ? null : u.replace(/^~(?=\/|$)/, ctx.env.HOME ?? '~'));
@@ -338,7 +337,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
         const follows = t.kind !== 'delete' || /\/\.?$/.test(p) ? realOf(abs) : abs;
         const fenced = (t.kind === 'delete' || t.tree ? (await perimeterOf(ctx).then((fence) => [...new Set([abs, follows])].flatMap((d) => perimeterUnder(fence, d)))).filter((f) => pathspecCovers(t, f)) : []).flatMap((f) => [f, ...namedUnder(f, t.names, budget)]);
         const reached = [...(t.kind === 'delete' || t.tree ? (gitFiles.includes(t) ? pathspecMatches({ ...t, path: abs }, budget) : handoffFilesUnder(abs, budget)) : t.children ? handoffFilesIn(abs, budget) : []), ...fenced];
-        const under = reached.filter((f) => f !== abs && nameMatches(t.names, abs, f) && copiedOver(t, f, abs, vars, budget, ctx));
+        const under = reached.filter((f) => f !== abs && namesReach(t.names, abs, f) && copiedOver(t, f, abs, vars, budget, ctx));
         // what a checkout, reset or stash writes over: only the tracked files it changes
         const changed = effect && effect.kind !== 'remove' && gitFiles.includes(t) && t.kind !== 'delete' ? await changedByCheckout(ctx, effect, under, abs) : under;
         for (const f of changed) push({ abs: f, shown: `${path.relative(ctx.event.cwd, f) || f}${t.why ? ` (${t.why})` : ''}`, kind: t.kind === 'delete' ? 'delete' : 'shell' });
@@ -402,7 +401,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (REWRITING.has(inv.sub)) {
       // Loaded only here: it reads commits, so it brings the modules that start git.
       const { foreignRewriteProblem, plumbingClaimProblem, rewrites } = await import('./rewrite');
-      const claim = plumbingClaimProblem(inv, cmd, ctx.session, asWritten(command, inv, cmd.cwd ?? '/', read));
+      const claim = plumbingClaimProblem(inv, cmd, ctx.session, show());
       if (claim) return { deny: claim };
       if (loc && !inv.gitDir && rewrites(inv)) {
         // a stranger (no session read) owns no commit: every session's is another's
@@ -439,11 +438,6 @@ async function statusPaths(ctx: GuardContext, git: GitInvocation, cmd: SimpleCom
     .filter((e) => e.length > 3)
     .slice(0, 10_000)
     .map((e): WriteTarget => ({ path: path.join(loc.worktree, e.slice(3)), kind: 'delete', cwd: null }));
-}
-
-/** Whether a handoff file under a deleted directory is among what the names narrowing the delete (find -name, -iname) take. */
-function nameMatches(names: string[] | undefined, root: string, f: string): boolean {
-  return namesReach(names?.filter((n) => !n.endsWith('\0path')), root, f);
 }
 
 /** For a tree copied from a source the guard can resolve: whether the source has this file (else it is not written). */

@@ -172,44 +172,41 @@ function globFiles(pattern: string, cwd: string, budget: Budget): string[] {
 // packages (no session writes its notes there, and another session's file cannot be moved there: a move is judged).
 const SKIPPED = new Set(['.git', 'node_modules']);
 
-/** Handoff files (the default pattern's name, handoff-*.md) under a directory; nothing for a file or a missing path. */
-export function handoffFilesUnder(dir: string, budget: Budget, depth = 0): string[] {
+/** The entries under `dir` that `take` takes, descending into the directories it does not take and `descend` allows. */
+function walk(dir: string, budget: Budget, take: (p: string, e: Dirent) => boolean, descend: (e: Dirent) => boolean, depth = 0): string[] {
   if (depth > MAX_DEPTH) throw new Bound(`${dir} is nested more than ${MAX_DEPTH} directories deep`);
-  const out: string[] = [];
-  for (const e of readDir(dir, budget)) {
+  return readDir(dir, budget).flatMap((e) => {
     const p = path.join(dir, e.name);
-    if (e.isFile() && /^handoff-.*\.md$/i.test(e.name)) out.push(p);
-    else if (e.isDirectory() && !SKIPPED.has(e.name)) out.push(...handoffFilesUnder(p, budget, depth + 1));
-  }
-  return out;
+    if (take(p, e)) return [p];
+    return e.isDirectory() && descend(e) ? walk(p, budget, take, descend, depth + 1) : [];
+  });
 }
+
+const isHandoffFile = (e: Dirent) => e.isFile() && /^handoff-.*\.md$/i.test(e.name);
+
+/** Handoff files (the default pattern's name, handoff-*.md) under a directory; nothing for a file or a missing path. */
+export const handoffFilesUnder = (dir: string, budget: Budget): string[] => walk(dir, budget, (_, e) => isHandoffFile(e), (e) => !SKIPPED.has(e.name));
 
 /** Whether `f` under `root` goes with a find narrowed by names (`\0i`: -iname): a name matched on the way down takes all under it. */
 export function namesReach(names: string[] | undefined, root: string, f: string): boolean {
-  if (!names?.length) return true;
+  // a pathspec's pattern (`<pattern>\0path`) is pathspecCovers's to match (rules/git-files.ts)
+  const globs = names?.filter((n) => !n.endsWith('\0path'));
+  if (!globs?.length) return true;
   const rel = path.relative(root, f);
   const parts = [path.basename(root), ...(rel && !rel.startsWith('..') ? rel.split(path.sep) : [path.basename(f)])];
-  return parts.some((part) => names.some((g) => (g.endsWith('\0i') ? globMatch(g.slice(0, -2).toLowerCase(), part.toLowerCase()) : globMatch(g, part))));
+  return parts.some((part) => globs.some((g) => (g.endsWith('\0i') ? globMatch(g.slice(0, -2).toLowerCase(), part.toLowerCase()) : globMatch(g, part))));
 }
 
 /** The entries under a protected directory a find narrowed by names takes (`-name refs` reaches .git/refs); none without names. */
-export function namedUnder(dir: string, names: string[] | undefined, budget: Budget, depth = 0): string[] {
+export function namedUnder(dir: string, names: string[] | undefined, budget: Budget): string[] {
   const globs = names?.filter((n) => !n.endsWith('\0path'));
-  if (!globs?.length) return [];
-  if (depth > MAX_DEPTH) throw new Bound(`${dir} is nested more than ${MAX_DEPTH} directories deep`);
-  const out: string[] = [];
-  for (const e of readDir(dir, budget)) {
-    const p = path.join(dir, e.name);
-    if (namesReach(globs, dir, p)) out.push(p);
-    else if (e.isDirectory()) out.push(...namedUnder(p, globs, budget, depth + 1));
-  }
-  return out;
+  return globs?.length ? walk(dir, budget, (p) => namesReach(globs, path.dirname(p), p), () => true) : [];
 }
 
 /** Handoff files directly in a directory (a program the guard does not know, given the directory, may write them). */
 export const handoffFilesIn = (dir: string, budget: Budget): string[] =>
   readDir(dir, budget)
-    .filter((e) => e.isFile() && /^handoff-.*\.md$/i.test(e.name))
+    .filter(isHandoffFile)
     .map((e) => path.join(dir, e.name));
 
 /** A regular file with more than one name (a hard link), as dev:ino; null for anything else. */

@@ -9,7 +9,8 @@ import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
 import { configCommandProblem, configOperands, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { expands } from '../shell/lex';
-import { operands, optionValue } from '../shell/options';
+import { operands } from '../shell/options';
+import { given, gitOptions, lastValue, valuesOf, type GitOptions } from './git-options';
 
 // The protected refs: handoff refs, archive and leases, the claims tables, the read receipts, and replace refs (one
 // may stand in for a handoff commit). mentionsHandoffRef matches them by hand, as the expression in
@@ -148,6 +149,7 @@ export function plainRefMove(cmds: SimpleCommand[], line: string, cwd: string): 
 /** Why a git command writes handoff refs behind git-handoff's back, or null (`read`: the line `written` as read, if it was). */
 export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, written: string = whole, read?: ReadLine): string | null {
   const args = inv.args;
+  const o = gitOptions(inv);
   const named = args.filter(mentionsHandoffRef);
   const show = asWritten(written, inv, cmd.cwd ?? '/', read);
   switch (inv.sub) {
@@ -157,8 +159,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const unseen = cmd.redirects.some((r) => r.op === '<') || cmd.stdinFrom !== undefined || expands(whole);
       const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs || unseen);
       // update-ref's ref is its first operand; either operand of symbolic-ref can attach HEAD to a handoff ref.
-      const refs = operands(args, ['-m']);
-      const expanded = (inv.sub === 'update-ref' ? refs.slice(0, 1) : refs).some(mayNameHandoffRef);
+      const expanded = (inv.sub === 'update-ref' ? o.operands.slice(0, 1) : o.operands).some(mayNameHandoffRef);
       if (named.length || expanded || viaStdin || (cmd.xargs && mentionsHandoffRef(whole))) {
         return `\`${show}\` moves a handoff ref directly, bypassing the ownership check.\n${SAFE_WAYS}`;
       }
@@ -167,14 +168,14 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'push': {
       const oneOff = (inv.config ?? []).some((c) => /^remote\..+\.mirror(=(true|yes|on|1))?$/i.test(c) || /^remote\..+\.push=\+?.*:\+?refs\/handoff/i.test(c));
       if (args.includes('--mirror') || oneOff) return `\`${show}\` would force every ref, handoffs included, onto the remote.\n${SAFE_WAYS}`;
-      const force = args.some((a) => /^(-f|--force|--force-with-lease.*|--force-if-includes|--delete|-d|--prune)$/.test(a) || (/^-[a-zA-Z]+$/.test(a) && /[fd]/.test(a)));
+      const force = given(o, 'fd', '--force', '--force-with-lease', '--force-if-includes', '--delete', '--prune');
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
       if (named.length && (force || forced)) return `\`${show}\` force-pushes or deletes handoff refs on the remote.\n${SAFE_WAYS}`;
       // `<src>:refs/handoffs/…` puts whatever <src> is (a branch, HEAD) into a handoff ref under another name.
       const renamed = args.some((a) => a.indexOf(':') > 0 && mayNameHandoffRef(refspec(a).dst) && refspec(a).src !== refspec(a).dst);
       if (renamed) return `\`${show}\` pushes something other than that handoff into a handoff ref on the remote.\n${SAFE_WAYS}`;
       // a pattern that covers handoff refs (`refs/*:refs/*`, `+refs/*`), forced, pruning or renaming
-      const prune = args.some((a) => a === '--prune');
+      const prune = given(o, '', '--prune');
       const covering = args.filter((a) => !a.startsWith('-') && a.includes('*') && mayCoverHandoffRef(refspec(a).dst));
       if (covering.some((a) => force || prune || a.startsWith('+') || refspec(a).src !== refspec(a).dst)) {
         return `\`${show}\` pushes a ref pattern that covers handoff refs (${covering.map(neutral).join(', ')}), forcing, pruning or renaming them on the remote.\n${SAFE_WAYS}`;
@@ -183,7 +184,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     }
     case 'remote': {
       // which remotes there are and where they lead (a mirror's every fetch overwrites handoff refs): the person's
-      const verb = operands(args, ['-t', '-m', '--mirror'])[0] ?? '';
+      const verb = o.operands[0] ?? '';
       return /^(add|set-url|rename|remove|rm|set-branches)$/.test(verb) ? remoteChangeProblem(show, `this repository's remotes (\`git remote ${verb}\`)`) : null;
     }
     case 'fast-import':
@@ -209,8 +210,8 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     }
     case 'notes': {
       // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them
-      const ref = notesRef(args, inv.config ?? [], cmd.assigns);
-      const sub = operands(args, ['--ref', '-m', '-F', '-C', '-c', '--strategy', '-s'])[0] ?? 'list';
+      const ref = notesRef(o, inv.config ?? [], cmd.assigns);
+      const sub = o.operands[0] ?? 'list';
       if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return `\`${show}\` changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to.\n${SAFE_WAYS}`;
       return null;
     }
@@ -222,7 +223,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       return `\`${show}\` rewrites every ref of the repository, handoff refs and other sessions' commits included. Ask the person to run it.`;
     case 'replace': {
       // --convert-graft-file turns info/grafts into replace refs
-      const listing = !args.includes('--convert-graft-file') && (args.some((a) => /^(-l|--list|-d|--delete)$/.test(a)) || operands(args, ['--format']).length === 0);
+      const listing = !args.includes('--convert-graft-file') && (args.some((a) => /^(-l|--list|-d|--delete)$/.test(a)) || o.operands.length === 0);
       if (listing) return null;
       return (
         `\`${show}\` makes git show another object in place of an existing commit, for every reader of this repository: ` +
@@ -234,7 +235,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       // a refspec given on the command line or by `-c remote.<r>.fetch=…` for this one command
       const oneOff = (inv.config ?? []).filter((c) => /^remote\..+\.fetch=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1));
       // --refmap=<refspec> maps what the command line fetches, as a configured fetch refspec does
-      const refmap = args.flatMap((a, k) => (a.startsWith('--refmap=') ? [a.slice(9)] : a === '--refmap' && args[k + 1] !== undefined ? [args[k + 1]] : []));
+      const refmap = valuesOf(o, '--refmap');
       const overwrite = [...args, ...oneOff, ...refmap].some((a) => a.includes(':') && mayCoverHandoffRef(a.slice(a.indexOf(':') + 1)));
       if (overwrite) return `\`${show}\` fetches straight into the local handoff refs, overwriting them.\n${SAFE_WAYS}`;
       return null;
@@ -246,9 +247,9 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
 
 
 /** The notes ref a `git notes` command works on: --ref, core.notesRef (-c) or GIT_NOTES_REF, else the default. */
-function notesRef(args: string[], config: string[], assigns: Record<string, string>): string {
+function notesRef(o: GitOptions, config: string[], assigns: Record<string, string>): string {
   const ref =
-    optionValue(args, ['--ref']) ?? assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
+    lastValue(o, '--ref') ?? assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
   return expands(ref) ? 'handoff-reads' : ref;
 }
 

@@ -1,7 +1,7 @@
 // Rewriting another session's commits (commit --amend, rebase, reset, a branch moved by update-ref or a forced push or
 // fetch) is refused: git reads the commits it would drop or replace, and their trailers name the owners.
 import type { Repo } from '../../git/repo';
-import { readFileSync } from 'node:fs';
+import { readTextOr } from '../../read-file';
 import path from 'node:path';
 import { claimedSessions } from '../../handoff/store/document';
 import { foreignCommits, onlyInArgs } from '../../handoff/store/ownership';
@@ -10,29 +10,20 @@ import { literalOutput } from '../shell/written';
 import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
 import { asWritten } from './as-written';
-import { operands } from '../shell/options';
+import { given, gitOptions, lastValue, valuesOf } from './git-options';
 import { refspec } from './refs';
 
 const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);
-const REBASE_VALUED = new Set(['--onto', '-s', '--strategy', '-X', '--strategy-option', '-x', '--exec', '--empty', '-C', '--whitespace']);
 const MAX_COMMITS = 2000;
 
-// `git checkout -B <b> [<start>]`, `git switch -C <b> [<start>]`, `git branch -f <b> [<start>]`: a branch reset to <start>
-const FORCE_CREATE: Record<string, Set<string>> = { checkout: new Set(['-B']), switch: new Set(['-C', '--force-create']), branch: new Set(['-f', '--force']) };
-const BRANCH_OTHER = new Set(['-d', '-D', '--delete', '-m', '-M', '--move', '-c', '-C', '--copy', '--list', '-l', '--edit-description', '--set-upstream-to', '-u', '--unset-upstream', '--show-current']);
-
-/** The branch a force-create resets and the start it resets it to (HEAD when none is given), or null. */
+/** The branch `checkout -B`, `switch -C` or `branch -f` resets, and the start it resets it to (HEAD when none is given), or null. */
 function forceCreate(inv: GitInvocation): { branch: string; start: string } | null {
-  const flags = FORCE_CREATE[inv.sub];
-  if (!flags) return null;
-  const dashdash = inv.args.indexOf('--');
-  const args = dashdash < 0 ? inv.args : inv.args.slice(0, dashdash);
-  if (inv.sub === 'branch' && args.some((a) => BRANCH_OTHER.has(a))) return null;
-  const at = args.findIndex((a) => flags.has(a));
-  if (at < 0) return null;
-  // checkout -B/switch -C take the name as the flag's value; branch -f takes positional <name> [<start>]
-  const rest = (inv.sub === 'branch' ? args.filter((_, i) => i !== at) : args.slice(at + 1)).filter((a) => !a.startsWith('-'));
-  return rest[0] ? { branch: rest[0], start: rest[1] ?? 'HEAD' } : null;
+  const o = gitOptions(inv);
+  const ops = o.dashdash < 0 ? o.operands : o.operands.slice(0, o.dashdash);
+  const other = given(o, 'dDmMcClu', '--delete', '--move', '--copy', '--list', '--edit-description', '--set-upstream-to', '--unset-upstream', '--show-current');
+  const branch =
+    inv.sub === 'checkout' ? lastValue(o, '-B') : inv.sub === 'switch' ? lastValue(o, '-C', '--force-create') : inv.sub === 'branch' && given(o, 'f', '--force') && !other ? ops.shift() : undefined;
+  return branch ? { branch, start: ops[0] ?? 'HEAD' } : null;
 }
 
 /** A branch (or remote-tracking branch, for a push) a command deletes (`to` null) or points at another revision. */
@@ -40,46 +31,37 @@ interface RefMove {
   ref: string;
   to: string | null;
 }
-const VALUED: Record<string, Set<string>> = {
-  'update-ref': new Set(['-m']),
-  'symbolic-ref': new Set(['-m']),
-  push: new Set(['--repo', '-o', '--push-option', '--receive-pack', '--exec']),
-  fetch: new Set(['--upload-pack', '--depth', '--deepen', '--shallow-since', '--shallow-exclude', '-j', '--jobs', '--negotiation-tip', '--refmap', '-o', '--server-option']),
-  branch: new Set(['-u', '--set-upstream-to', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format']),
-  tag: new Set(['-m', '--message', '-F', '--file', '-u', '--local-user', '--cleanup', '--sort', '--format', '--contains', '--no-contains', '--points-at', '--merged', '--no-merged', '--trailer']),
-};
-const FORCED_PUSH = /^(-f|--force|--force-with-lease(=.*)?|--force-if-includes)$/;
 /** A transfer's remote that is this same repository: git runs a push or fetch to it as its own branches moved. */
 const HERE = new Set(['.', './', '.git']);
 
 /** The branches (a push: the remote-tracking ones) a command deletes or points elsewhere, decided without git. */
 function refMoves(inv: GitInvocation): RefMove[] {
-  const args = inv.args;
-  const ops = operands(inv.args, VALUED[inv.sub] ?? []);
+  const o = gitOptions(inv);
+  const ops = o.operands;
   if (inv.sub === 'branch') {
-    if (args.some((a) => a === '-r' || a === '--remotes')) return [];
-    if (args.some((a) => a === '-d' || a === '-D' || a === '--delete')) return ops.map((b) => ({ ref: `refs/heads/${b}`, to: null }));
-    const forced = args.some((a) => a === '-M' || a === '-C') || (args.some((a) => /^(-m|-c|--move|--copy)$/.test(a)) && args.some((a) => a === '-f' || a === '--force'));
+    if (given(o, 'r', '--remotes')) return [];
+    if (given(o, 'dD', '--delete')) return ops.map((b) => ({ ref: `refs/heads/${b}`, to: null }));
+    const forced = given(o, 'MC') || (given(o, 'mc', '--move', '--copy') && given(o, 'f', '--force'));
     if (!forced || ops.length === 0) return [];
     const [from, onto] = ops.length > 1 ? ops : ['HEAD', ops[0]];
     return [{ ref: `refs/heads/${onto}`, to: from }];
   }
   if (inv.sub === 'update-ref') {
     const ref = ops[0];
-    if (args.includes('--stdin') || !ref || !(ref === 'HEAD' || ref.startsWith('refs/heads/'))) return [];
+    if (given(o, '', '--stdin') || !ref || !(ref === 'HEAD' || ref.startsWith('refs/heads/'))) return [];
     // a value not on the line (from xargs) or built by an expansion may be any commit: judged as the branch deleted
     const to = ops[1];
-    return [{ ref, to: args.includes('-d') || to === undefined || /[$`]/.test(to) ? null : to }];
+    return [{ ref, to: given(o, 'd') || to === undefined || /[$`]/.test(to) ? null : to }];
   }
   if (inv.sub === 'symbolic-ref') {
-    if (ops.length < 2 || args.some((a) => a === '-d' || a === '--delete')) return [];
+    if (ops.length < 2 || given(o, 'd', '--delete')) return [];
     if (ops[0] === 'HEAD') return [{ ref: ops[1], to: 'HEAD' }];
     return ops[0].startsWith('refs/heads/') ? [{ ref: ops[0], to: ops[1] }] : [];
   }
   if (inv.sub === 'push') {
     const [remote, ...specs] = ops;
-    const deleting = args.some((a) => a === '-d' || a === '--delete');
-    const forced = args.some((a) => FORCED_PUSH.test(a));
+    const deleting = given(o, 'd', '--delete');
+    const forced = given(o, 'f', '--force', '--force-with-lease', '--force-if-includes');
     if (!remote || (!forced && !deleting && !specs.some((x) => x.startsWith('+') || x.startsWith(':')))) return [];
     const branch = (dst: string) => dst.replace(/^refs\/heads\//, '');
     const where = (dst: string) => (HERE.has(remote) ? `refs/heads/${branch(dst)}` : dst === 'HEAD' ? 'HEAD@{push}' : `refs/remotes/${remote}/${branch(dst)}`);
@@ -93,7 +75,7 @@ function refMoves(inv: GitInvocation): RefMove[] {
     // `git fetch . [+]<src>:<dst>` forced (`+` or -f): a branch reset to <src>
     const [remote, ...specs] = ops;
     if (!remote || !HERE.has(remote)) return [];
-    const forced = args.some((a) => a === '--force' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a));
+    const forced = given(o, 'f', '--force');
     return specs.flatMap((spec): RefMove[] => {
       const m = /^(\+?)([^:]*):(.+)$/.exec(spec);
       if (!m || (!m[1] && !forced)) return [];
@@ -107,16 +89,15 @@ function refMoves(inv: GitInvocation): RefMove[] {
 /** The existing tags `git tag -d` deletes or `git tag -f` moves (a tag on another session's commit is theirs to move). */
 function tagsChanged(inv: GitInvocation): string[] {
   if (inv.sub !== 'tag') return [];
-  const ops = operands(inv.args, VALUED[inv.sub] ?? []);
-  if (inv.args.some((a) => a === '-d' || a === '--delete')) return ops;
-  return inv.args.some((a) => a === '--force' || /^-[a-zA-Z]*f[a-zA-Z]*$/.test(a)) && ops[0] ? [ops[0]] : [];
+  const o = gitOptions(inv);
+  if (given(o, 'd', '--delete')) return o.operands;
+  return given(o, 'f', '--force') && o.operands[0] ? [o.operands[0]] : [];
 }
 
 /** Whether the command can drop or replace commits at all (decided without git). */
 export function rewrites(inv: GitInvocation): boolean {
   if (inv.sub === 'tag') return tagsChanged(inv).length > 0;
-  if (inv.sub in VALUED && refMoves(inv).length > 0) return true;
-  if (FORCE_CREATE[inv.sub]) return forceCreate(inv) !== null;
+  if (refMoves(inv).length > 0 || forceCreate(inv)) return true;
   if (inv.sub === 'commit') return inv.args.includes('--amend');
   if (inv.sub === 'rebase') return !inv.args.some((a) => REBASE_CONTROL.has(a));
   if (inv.sub === 'reset') return true;
@@ -140,7 +121,7 @@ const revList = (repo: Repo, range: string[]) => {
 /** The commits the command would drop from the branch or replace by rewritten copies. */
 function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
   if (inv.sub === 'tag') return tagsChanged(inv).flatMap((t) => commitOf(repo, `refs/tags/${t}`) ?? []);
-  const moves = inv.sub in VALUED ? refMoves(inv) : [];
+  const moves = refMoves(inv);
   if (moves.length) {
     // deleted: what no other branch, tag or remote-tracking ref holds; moved: what the new value does not contain
     const deleted = moves.filter((m) => m.to === null && commitOf(repo, m.ref)).map((m) => m.ref);
@@ -163,17 +144,16 @@ function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
   // filter-branch rewrites every commit reachable from what it is given (HEAD when given nothing).
   if (inv.sub === 'filter-branch') return revList(repo, [head]);
   if (inv.sub === 'reset') {
-    const dashdash = inv.args.indexOf('--');
-    const before = dashdash < 0 ? inv.args : inv.args.slice(0, dashdash);
-    const rest = before.filter((a) => !a.startsWith('-'));
+    const o = gitOptions(inv);
+    const rest = o.dashdash < 0 ? o.operands : o.operands.slice(0, o.dashdash);
     // `git reset [<rev>] [--] <paths>`, `-p` and a bare `git reset` keep the branch where it is.
-    if (inv.args.some((a) => a === '-p' || a === '--patch') || rest.length > 1 || (dashdash >= 0 && inv.args.length > dashdash + 1)) return [];
+    if (given(o, 'p', '--patch') || rest.length > 1 || rest.length < o.operands.length) return [];
     const target = rest[0] !== undefined ? commitOf(repo, rest[0]) : null;
     if (!target) return [];
     return revList(repo, [head, `^${target}`]);
   }
   // rebase [--onto X] [upstream [branch]] | --root [branch]
-  const positional = operands(inv.args, REBASE_VALUED);
+  const positional = gitOptions(inv).operands;
   const root = inv.args.includes('--root');
   const tip = commitOf(repo, (root ? positional[0] : positional[1]) ?? 'HEAD');
   if (!tip) return [];
@@ -212,10 +192,11 @@ export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: s
  * session, or null: its message as the line gives it, read for trailers; one the guard cannot read whole is refused.
  */
 export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, session: string | null, show: string): string | null {
-  if (inv.sub !== 'commit-tree' && !(inv.sub === 'hash-object' && inv.args.some((a, i) => (a === '-t' && inv.args[i + 1] === 'commit') || a === '-tcommit'))) return null;
+  const o = gitOptions(inv);
+  if (inv.sub !== 'commit-tree' && !(inv.sub === 'hash-object' && lastValue(o, '-t') === 'commit')) return null;
   const dir = inv.cwd ?? cmd.cwd;
   let unread: string | null = null;
-  const given = (v: string) => {
+  const inline = (v: string) => {
     if (/[$`]/.test(v)) unread ??= v;
     return v;
   };
@@ -230,26 +211,19 @@ export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, ses
       unread ??= f;
       return '';
     }
-    try {
-      return readFileSync(dir ? path.resolve(dir, f) : f, 'latin1');
-    } catch {
-      unread ??= f;
-      return '';
-    }
+    const text = readTextOr(dir ? path.resolve(dir, f) : f);
+    if (text === null) unread ??= f;
+    return text ?? '';
   };
-  const texts: string[] = [];
-  for (let i = 0; i < inv.args.length; i++) {
-    const a = inv.args[i];
-    if (a === '-m' || a === '-F') texts.push(a === '-m' ? given(inv.args[++i] ?? '') : read(inv.args[++i] ?? ''));
-    else if (a.startsWith('-m') || a.startsWith('-F')) texts.push(a.startsWith('-m') ? given(a.slice(2)) : read(a.slice(2)));
-    else if (inv.sub === 'hash-object' && !a.startsWith('-')) texts.push(read(a));
-  }
+  // hash-object reads its message from the files it is given
+  const files = inv.sub === 'hash-object' ? o.operands : [];
+  const texts = [...valuesOf(o, '-m').map(inline), ...valuesOf(o, '-F').map(read), ...files.map(read)];
   if (cmd.stdinFrom) {
     const piped = literalOutput(cmd.stdinFrom);
     if (piped) texts.push(...piped);
     else unread ??= `the output of \`${cmd.stdinFrom.argv.join(' ').slice(0, 60)}\``;
   }
-  texts.push(...cmd.redirects.flatMap((r) => (r.op === '<<' ? [given(r.body ?? '')] : r.op === '<' ? [read(r.target)] : [])));
+  texts.push(...cmd.redirects.flatMap((r) => (r.op === '<<' ? [inline(r.body ?? '')] : r.op === '<' ? [read(r.target)] : [])));
   if (fromInput && !cmd.stdinFrom && !cmd.redirects.some((r) => r.op === '<<' || r.op === '<')) unread ??= 'its input';
   const other = claimedSessions(texts.join('\n').split('\n')).find((s) => s !== session);
   if (other === undefined && unread === null) return null;

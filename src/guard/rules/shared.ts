@@ -12,16 +12,7 @@ import { globMatch, isGlob } from '../glob';
 import { asWritten } from './as-written';
 import type { GitInvocation } from '../shell/git';
 import { isBroad, type Scope, type WorktreeEffect } from './worktree';
-
-/** The boolean letters of a short group, up to a letter that takes a value. */
-function shortFlags(group: string, valued = 'mFCcteS'): string {
-  let out = '';
-  for (const c of group.slice(1)) {
-    out += c;
-    if (valued.includes(c)) break;
-  }
-  return out;
-}
+import { shortValued } from './git-options';
 
 /** A test for worktree-relative paths: does any pathspec (relative to `dir`) cover it? */
 function coverage(sweep: WorktreeEffect, worktree: string): (p: string) => boolean {
@@ -86,9 +77,10 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
   const hit = (p: string) => dirty.has(p) && (sweep.kind === 'switch' || inScope(sweep.scope, dirty.get(p)!)) && covers(p);
   const victims = live.map((a) => ({ a, paths: a.paths.filter(hit).sort() })).filter((v) => v.paths.length > 0);
   if (victims.length === 0) return null;
-  const mine = (me ? acts.get(me)?.paths ?? [] : []).filter(hit).sort();
+  const written = [...(me ? acts.get(me)?.paths ?? [] : [])].sort();
+  const mine = written.filter(hit);
   // a `git add` that names none of one's own files is answered with the add of all of them
-  const ownDirty = (me ? acts.get(me)?.paths ?? [] : []).filter((p) => dirty.has(p)).sort();
+  const ownDirty = written.filter((p) => dirty.has(p));
   const shown = asWritten(ctx.event.action.type === 'shell' ? ctx.event.action.command : null, inv, sweep.dir);
   const whose = victims
     .map(({ a, paths }) => {
@@ -123,31 +115,28 @@ export async function sharedCheckoutProblem(ctx: GuardContext, inv: GitInvocatio
 /** Paths (worktree-relative) as the command's directory sees them. */
 const fromDir = (ps: string[], worktree: string, dir: string) => ps.map((p) => path.relative(dir, path.join(worktree, p)).split(path.sep).join('/') || '.');
 
+/** By verb, the command that does a sweep's work on `rel` alone (the paths this session wrote, quoted). */
+const SAFE: Record<string, (rel: string, inv: GitInvocation, untracked: boolean) => string> = {
+  add: (rel) => `git add -- ${rel}`,
+  commit: (rel, inv) => `git add -- ${rel} && git commit ${withoutAll(inv.args).map(shellWord).join(' ')}`.trimEnd(),
+  stash: (rel, _inv, untracked) => `git stash push ${untracked ? '--include-untracked ' : ''}-- ${rel}`,
+  reset: (rel) => `git restore --source=HEAD --staged --worktree -- ${rel}`,
+  restore: (rel) => `git restore -- ${rel}`,
+  checkout: (rel) => `git restore -- ${rel}`,
+  clean: (rel) => `git clean -f -- ${rel}`,
+};
+/** What is said instead when none of the paths are this session's. */
+const NONE_YOURS: Record<string, string> = {
+  commit: 'None of those changes are yours: `git add` the files you wrote, by name, then commit without -a.',
+  stash: 'None of the uncommitted paths are yours: there is nothing of yours to stash.',
+};
+
 function safeCommand(sweep: WorktreeEffect, inv: GitInvocation, mine: string[], worktree: string, dirty: Map<string, boolean>): { command?: string; note?: string } {
   const rel = fromDir(mine, worktree, sweep.dir);
-  const none = { note: 'None of the uncommitted paths it covers were written by you: leave them to their session.' };
-  switch (sweep.verb) {
-    case 'add':
-      return rel.length ? { command: `git add -- ${quoted(rel)}` } : none;
-    case 'commit': {
-      if (!rel.length) return { note: 'None of those changes are yours: `git add` the files you wrote, by name, then commit without -a.' };
-      return { command: `git add -- ${quoted(rel)} && git commit ${withoutAll(inv.args).map(shellWord).join(' ')}`.trimEnd() };
-    }
-    case 'stash': {
-      if (!rel.length) return { note: 'None of the uncommitted paths are yours: there is nothing of yours to stash.' };
-      const untracked = mine.some((p) => dirty.get(p) === false);
-      return { command: `git stash push ${untracked ? '--include-untracked ' : ''}-- ${quoted(rel)}` };
-    }
-    case 'reset':
-      return rel.length ? { command: `git restore --source=HEAD --staged --worktree -- ${quoted(rel)}` } : none;
-    case 'restore':
-    case 'checkout':
-      return rel.length ? { command: `git restore -- ${quoted(rel)}` } : none;
-    case 'clean':
-      return rel.length ? { command: `git clean -f -- ${quoted(rel)}` } : none;
-    default:
-      return none;
+  if (!rel.length || !Object.hasOwn(SAFE, sweep.verb)) {
+    return { note: NONE_YOURS[sweep.verb] ?? 'None of the uncommitted paths it covers were written by you: leave them to their session.' };
   }
+  return { command: SAFE[sweep.verb](quoted(rel), inv, mine.some((p) => dirty.get(p) === false)) };
 }
 
 /** `git commit` arguments without -a / --all (taken out of a short group like -am). */
@@ -160,8 +149,9 @@ function withoutAll(args: string[]): string[] {
       if (a !== '--all') out.push(a);
       continue;
     }
-    const flags = shortFlags(a);
-    const i = flags.indexOf('a');
+    // the boolean letters of the group, up to one that takes a value
+    const valued = a.slice(1).search(new RegExp(`[${shortValued('commit')}]`));
+    const i = a.slice(1, valued < 0 ? undefined : valued + 2).indexOf('a');
     if (i < 0) out.push(a);
     else if (a.length > 2) out.push('-' + a.slice(1, i + 1).replace('a', '') + a.slice(i + 2));
   }

@@ -7,6 +7,7 @@ import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
 import { findParts, flagGiven, getopt } from '../shell/options';
+import { gitOptions, valuesOf } from './git-options';
 import { parseShell } from '../shell/parse';
 import { printedTexts, printfOutput } from '../shell/printed';
 import { judgeFile } from './files';
@@ -23,8 +24,7 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, ef
   if (effect.scope === 'tracked' || !(clean || (effect.verb === 'stash' && effect.kind === 'discard'))) return null;
   const args = inv.args;
   const specs = effect.pathspecs ?? [];
-  const o = getopt(args, 'e', ['--exclude']);
-  const excludes = clean ? [...(o.values.get('-e') ?? []), ...(o.values.get('--exclude') ?? [])] : [];
+  const excludes = clean ? valuesOf(gitOptions(inv), '-e', '--exclude') : [];
   let ignored: 'no' | 'also' | 'only' = clean ? (flagGiven(args, 'x') ? 'also' : flagGiven(args, 'X') ? 'only' : 'no') : flagGiven(args, 'a', '--all') ? 'also' : 'no';
   const dirs = !clean || flagGiven(args, 'd');
   // what is ignored when git runs is not what is ignored now: every untracked file counts
@@ -70,12 +70,11 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   const dir = p.cwd ?? cmd.cwd;
   if (!dir) return null;
   if (prog === 'find' || prog === 'ls') {
-    const firstTest = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
-    // only a conjunction of -name tests narrows what find lists (as for find … -delete: shell/options.ts findParts)
-    const names = prog === 'find' ? (findParts(args).namesListed ?? []) : [];
-    // find's starting points end at its first test; ls names files or directories
-    const roots = prog === 'find' ? (firstTest < 0 ? args : args.slice(0, firstTest)) : args.filter((a) => !a.startsWith('-'));
-    const from = roots.length ? roots : ['.'];
+    // only a conjunction of -name tests narrows what find lists (as for find … -delete); ls names files or directories
+    const find = prog === 'find' ? findParts(args) : null;
+    const names = find?.namesListed ?? [];
+    const listed = args.filter((a) => !a.startsWith('-'));
+    const from = find?.roots ?? (listed.length ? listed : ['.']);
     if (from.some((r) => /[$`]/.test(r))) return null;
     const out: string[] = [];
     for (const r of from) {

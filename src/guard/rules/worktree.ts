@@ -3,7 +3,7 @@
 // clean and stash take, the commit the worktree moves to).
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { optionValue, options } from '../shell/options';
+import { given, gitOptions, lastValue, type GitOptions } from './git-options';
 import type { GitInvocation } from '../shell/git';
 
 /** Which uncommitted paths a command can take or destroy. */
@@ -32,13 +32,6 @@ export interface WorktreeEffect {
   into?: string;
 }
 
-type Options = ReturnType<typeof options>;
-
-/** Whether flag `letter` (alone or in a short group) or one of the `long` options is given. */
-function has(o: Options, letter: string | null, ...long: string[]): boolean {
-  return (letter !== null && o.flags.includes(`-${letter}`)) || long.some((l) => o.values.has(l) || o.flags.some((f) => f.split('=')[0] === l));
-}
-
 /** A pathspec that reaches more than the one file it names: a directory, a pattern, magic. */
 export const isBroad = (p: string, dir: string) => {
   if (p === '.' || p === '..' || p.endsWith('/') || /[*?[]/.test(p) || p.startsWith(':')) return true;
@@ -49,17 +42,15 @@ export const isBroad = (p: string, dir: string) => {
   }
 };
 
-const ADD_VALUED = ['--chmod', '--pathspec-from-file'];
-const COMMIT_VALUED = ['-m', '--message', '-F', '--file', '-C', '--reuse-message', '-c', '--reedit-message', '--author', '--date', '-t', '--template', '--fixup', '--squash', '--cleanup', '--trailer', '--pathspec-from-file'];
 const STASH_VERBS = new Set(['list', 'show', 'drop', 'pop', 'apply', 'branch', 'clear', 'create', 'store', 'push', 'save']);
 /** Verbs that write another commit's changes into the worktree (git refuses where they would overwrite local changes). */
 const APPLYING = ['am', 'merge', 'cherry-pick', 'revert', 'pull', 'rebase'];
 
-type Row = (a: string[], dir: string, branch: string | null) => Omit<WorktreeEffect, 'verb' | 'dir'> | null;
+type Row = (o: GitOptions, a: string[], dir: string, branch: string | null) => Omit<WorktreeEffect, 'verb' | 'dir'> | null;
 const whole = (kind: WorktreeEffect['kind'], scope: Scope = 'tracked') => ({ kind, scope, pathspecs: null });
 /** The named pathspecs (none: nothing), or the whole worktree when they come from a file the guard does not see. */
-const named = (kind: WorktreeEffect['kind'], o: Options, scope: Scope = 'tracked') =>
-  has(o, null, '--pathspec-from-file') ? whole(kind, scope) : o.operands.length ? { kind, scope, pathspecs: o.operands } : null;
+const named = (kind: WorktreeEffect['kind'], o: GitOptions, scope: Scope = 'tracked') =>
+  given(o, '', '--pathspec-from-file') ? whole(kind, scope) : o.operands.length ? { kind, scope, pathspecs: o.operands } : null;
 
 /** The switch to `target` (and a branch it creates); staying on `branch` is nothing, or a discard when forced. */
 function switchTo(target: string | undefined, create: string | undefined, branch: string | null, force: boolean, detach = false) {
@@ -70,37 +61,33 @@ function switchTo(target: string | undefined, create: string | undefined, branch
 }
 
 const VERBS: Record<string, Row> = {
-  add: (a) => {
-    const o = options(a, ADD_VALUED);
-    if (has(o, 'n', '--dry-run')) return null;
-    if (has(o, null, '--pathspec-from-file')) return whole('stage', 'all');
-    const all = has(o, 'A', '--all', '--no-ignore-removal');
-    const scope = has(o, 'u', '--update') && !all ? 'tracked' : 'all';
+  add: (o) => {
+    if (given(o, 'n', '--dry-run')) return null;
+    if (given(o, '', '--pathspec-from-file')) return whole('stage', 'all');
+    const all = given(o, 'A', '--all', '--no-ignore-removal');
+    const scope = given(o, 'u', '--update') && !all ? 'tracked' : 'all';
     if (o.operands.length) return { kind: 'stage', scope, pathspecs: o.operands };
     return all || scope === 'tracked' ? whole('stage', scope) : null;
   },
-  commit: (a) => {
-    const o = options(a, COMMIT_VALUED);
-    if (has(o, null, '--dry-run')) return null;
-    return has(o, 'a', '--all') ? whole('stage') : named('stage', o);
+  commit: (o) => {
+    if (given(o, '', '--dry-run')) return null;
+    return given(o, 'a', '--all') ? whole('stage') : named('stage', o);
   },
-  stash: (a) => {
-    const first = options(a, ['-m', '--message', '--pathspec-from-file']);
+  stash: (first, a) => {
     const verb = first.dashdash === 0 || !STASH_VERBS.has(first.operands[0]) ? 'push' : first.operands[0];
     const stash = first.operands[verb === 'branch' ? 2 : 1] ?? 'stash@{0}';
     if (/^(apply|pop|branch)$/.test(verb)) return { ...whole('apply', 'all'), source: stash };
     if (verb !== 'push' && verb !== 'save') return null;
-    const o = verb === first.operands[0] ? options(a.slice(a.indexOf(verb) + 1), ['-m', '--message', '--pathspec-from-file']) : first;
-    const scope = has(o, 'a', '--all') || has(o, 'u', '--include-untracked') ? 'all' : 'tracked';
+    const o = verb === first.operands[0] ? gitOptions({ sub: 'stash', args: a.slice(a.indexOf(verb) + 1) }) : first;
+    const scope = given(o, 'a', '--all') || given(o, 'u', '--include-untracked') ? 'all' : 'tracked';
     // `save` takes a message, not paths
     return (verb === 'push' && named('discard', o, scope)) || whole('discard', scope);
   },
-  checkout: (a, dir, branch) => {
-    const o = options(a, ['-b', '-B', '--orphan', '--conflict', '--pathspec-from-file']);
-    const force = has(o, 'f', '--force');
-    const create = optionValue(a, ['-b', '-B', '--orphan']);
+  checkout: (o, _a, dir, branch) => {
+    const force = given(o, 'f', '--force');
+    const create = lastValue(o, '-b', '-B', '--orphan');
     if (create !== undefined) return switchTo(o.operands[0], create, branch, force);
-    if (has(o, null, '--pathspec-from-file')) return whole('discard');
+    if (given(o, '', '--pathspec-from-file')) return whole('discard');
     // `checkout [<tree-ish>] -- <paths>`
     if (o.dashdash >= 0) {
       const source = o.dashdash > 0 ? o.operands[0] : undefined;
@@ -112,61 +99,47 @@ const VERBS: Record<string, Row> = {
     const pathFirst = first !== undefined && (first === '.' || /[*?[]/.test(first) || first.startsWith(':') || existsSync(path.resolve(dir, first)));
     if (pathFirst) return { kind: 'discard', scope: 'tracked', pathspecs: o.operands, target: rest.length ? undefined : first };
     if (rest.length) return { kind: 'discard', scope: 'tracked', pathspecs: rest, source: first };
-    const detach = has(o, null, '--detach');
+    const detach = given(o, '', '--detach');
     return switchTo(first === undefined && detach ? 'HEAD' : first, undefined, branch, force, detach);
   },
-  switch: (a, _dir, branch) => {
-    const o = options(a, ['-c', '--create', '-C', '--force-create', '--orphan', '--conflict']);
+  switch: (o, _a, _dir, branch) => {
     // --orphan empties the worktree of every tracked file
-    if (has(o, null, '--orphan')) return whole('remove');
-    const create = optionValue(a, ['-c', '--create', '-C', '--force-create']);
-    return switchTo(o.operands[0], create, branch, has(o, 'f', '--force', '--discard-changes'), has(o, 'd', '--detach'));
+    if (given(o, '', '--orphan')) return whole('remove');
+    const create = lastValue(o, '-c', '--create', '-C', '--force-create');
+    return switchTo(o.operands[0], create, branch, given(o, 'f', '--force', '--discard-changes'), given(o, 'd', '--detach'));
   },
-  restore: (a) => {
-    const o = options(a, ['-s', '--source', '--pathspec-from-file', '--conflict']);
-    const restored = has(o, 'S', '--staged') && !has(o, 'W', '--worktree') ? null : named('discard', o);
-    const source = [...(o.values.get('-s') ?? []), ...(o.values.get('--source') ?? [])].pop();
-    return restored && { ...restored, source };
+  restore: (o) => {
+    const restored = given(o, 'S', '--staged') && !given(o, 'W', '--worktree') ? null : named('discard', o);
+    return restored && { ...restored, source: lastValue(o, '-s', '--source') };
   },
-  reset: (a) => {
-    const o = options(a, ['--pathspec-from-file']);
-    return has(o, null, '--hard', '--merge', '--keep') ? { ...whole('discard'), target: o.operands.length === 1 ? o.operands[0] : undefined } : null;
-  },
+  reset: (o) =>
+    given(o, '', '--hard', '--merge', '--keep') ? { ...whole('discard'), target: o.operands.length === 1 ? o.operands[0] : undefined } : null,
   // -u with --reset or -m rewrites the worktree to the tree read (--reset even over local changes)
-  'read-tree': (a) => {
-    const o = options(a, ['--prefix', '--exclude-per-directory', '--index-output']);
-    return has(o, 'u') && has(o, 'm', '--reset') ? { ...whole('discard'), source: o.operands[0] ?? '' } : null;
-  },
+  'read-tree': (o) => (given(o, 'u') && given(o, 'm', '--reset') ? { ...whole('discard'), source: o.operands[0] ?? '' } : null),
   // without -f it writes only what is missing; with --prefix, elsewhere (rules/git-files.ts)
-  'checkout-index': (a) => {
-    const o = options(a, ['--prefix', '--stage']);
-    if (!has(o, 'f', '--force') || has(o, null, '--prefix')) return null;
-    return has(o, 'a', '--all') || has(o, null, '--stdin') ? whole('discard') : named('discard', o);
+  'checkout-index': (o) => {
+    if (!given(o, 'f', '--force') || given(o, '', '--prefix')) return null;
+    return given(o, 'a', '--all') || given(o, '', '--stdin') ? whole('discard') : named('discard', o);
   },
   // -f: even a file with local changes (without it git refuses); --cached leaves the worktree alone
-  rm: (a) => {
-    const o = options(a, ['--pathspec-from-file']);
-    const removed = has(o, null, '--cached') || has(o, 'n', '--dry-run') ? null : named('remove', o);
-    return removed && { ...removed, force: has(o, 'f', '--force') };
+  rm: (o) => {
+    const removed = given(o, '', '--cached') || given(o, 'n', '--dry-run') ? null : named('remove', o);
+    return removed && { ...removed, force: given(o, 'f', '--force') };
   },
   // the sources leave; -f moves over an existing destination, whose uncommitted content is lost
-  mv: (a) => {
-    const o = options(a, []);
-    if (has(o, 'n', '--dry-run') || o.operands.length < 2) return null;
+  mv: (o) => {
+    if (given(o, 'n', '--dry-run') || o.operands.length < 2) return null;
     const into = o.operands.at(-1)!;
-    const force = has(o, 'f', '--force');
+    const force = given(o, 'f', '--force');
     return { kind: 'remove', scope: 'all', pathspecs: [...(force ? [into] : []), ...o.operands.slice(0, -1)], into, force };
   },
   // below the current directory unless given paths; without -f too where clean.requireForce is false
-  clean: (a) => {
-    const o = options(a, ['-e', '--exclude']);
-    return has(o, 'n', '--dry-run') ? null : { kind: 'remove', scope: 'untracked', pathspecs: o.operands.length ? o.operands : ['.'] };
-  },
+  clean: (o) => (given(o, 'n', '--dry-run') ? null : { kind: 'remove', scope: 'untracked', pathspecs: o.operands.length ? o.operands : ['.'] }),
   ...Object.fromEntries(APPLYING.map((v) => [v, () => whole('apply', 'all')])),
 };
 
 /** What a git command does to the worktree's uncommitted state; null when it leaves it alone. `branch`: the one checked out. */
 export function worktreeEffect(inv: GitInvocation, dir: string, branch: string | null): WorktreeEffect | null {
-  const row = Object.hasOwn(VERBS, inv.sub) ? VERBS[inv.sub](inv.args, dir, branch) : null;
+  const row = Object.hasOwn(VERBS, inv.sub) ? VERBS[inv.sub](gitOptions(inv), inv.args, dir, branch) : null;
   return row && { verb: inv.sub, dir, ...row };
 }

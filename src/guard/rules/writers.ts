@@ -4,7 +4,7 @@ import path from 'node:path';
 import { own } from '../../clients/event';
 import { READ_ONLY } from '../allow';
 import { SHELLS, type SimpleCommand } from '../shell/command';
-import { isLong, optionValue } from '../shell/options';
+import { flagGiven, isLong, optionValue } from '../shell/options';
 import { copyOperands, type WriteTarget } from '../shell/writes';
 import { sedScripts } from '../shell/runners';
 
@@ -65,12 +65,12 @@ export function extractTargets(cmd: SimpleCommand): WriteTarget[] {
 export function linkSources(cmd: SimpleCommand): WriteTarget[] {
   const [p0, ...args] = cmd.argv;
   const prog = p0 ? path.basename(p0) : '';
-  const shortHas = (ch: string) => args.some((a) => /^-[^-]/.test(a) && a.includes(ch));
-  const hard = (prog === 'ln' && !shortHas('s') && !args.some((a) => isLong(a, '--symbolic'))) || (prog === 'cp' && (shortHas('l') || args.some((a) => isLong(a, '--link'))));
-  if (!hard) return [];
+  if (prog !== 'ln' && prog !== 'cp') return [];
+  const { o, sources } = copyOperands(prog, args);
+  if (prog === 'ln' ? flagGiven(o.flags, 's', '--symbolic') : !flagGiven(o.flags, 'l', '--link')) return [];
   // `cp -al dir elsewhere`: every file under a directory it copies gets a second name
-  const tree = prog === 'cp' && (shortHas('r') || shortHas('R') || shortHas('a') || args.some((a) => isLong(a, '--recursive') || isLong(a, '--archive')));
-  return copyOperands(prog, args).sources.map((f) => ({ path: f, kind: 'write', cwd: cmd.cwd, ...(tree ? { tree: true } : {}) }));
+  const tree = prog === 'cp' && flagGiven(o.flags, 'rRa', '--recursive', '--archive');
+  return sources.map((f) => ({ path: f, kind: 'write', cwd: cmd.cwd, ...(tree ? { tree: true } : {}) }));
 }
 
 /** `sed 's/a/b/w FILE'`, `sed -e 'w FILE'`, `W FILE`: the files a sed script writes (sed -i is writeTargets's). */

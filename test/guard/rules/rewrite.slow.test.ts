@@ -54,6 +54,8 @@ describe('rewriting another session\'s commits', () => {
     repo.git(['push', '-q', 'origin', 'main', 'p']);
     const refused: Array<[string, string]> = [
       ['git branch -D x', onX],
+      // short options in one cluster, read as git reads them
+      ['git branch -qD x', onX],
       ['git branch --delete --force x', onX],
       ['git update-ref -d refs/heads/x', onX],
       ['git push . :x', onX],
@@ -66,6 +68,7 @@ describe('rewriting another session\'s commits', () => {
       [`git update-ref refs/heads/main ${person}`, onMain],
       [`git commit-tree -p ${person} -m x HEAD^{tree} | xargs git update-ref refs/heads/x`, ''],
       ['git push --force origin mine:main', onMain],
+      ['git push -fq origin mine:main', onMain],
       ['git push origin +HEAD~1:main', onMain],
       ['git push --force-with-lease origin mine:p', onP],
       ['git push origin :p', onP],
