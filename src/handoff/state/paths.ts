@@ -20,8 +20,6 @@ export function readFilesIn(dir: string, ext: string): string[] {
 /** Every line of `text` that is a JSON object (a torn line from a crash says nothing). */
 export const jsonLines = (text: string): any[] => text.split('\n').flatMap(parseJsonObject);
 
-export const readJsonIn = (dir: string, ext: string): any[] => readFilesIn(dir, ext).flatMap(parseJsonObject);
-
 function parseJsonObject(text: string): any[] {
   try {
     const v = JSON.parse(text);
