@@ -348,14 +348,14 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
   const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : claimsPatterns(o.remote ?? null);
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
-  const refs = repo.listRefs(patterns);
-  const prefixOf = (ref: string) => (ref.startsWith(CLAIMS_PREFIX) ? CLAIMS_PREFIX : trackingClaimsPrefix(o.remote!));
-  const remoteTip = new Map(refs.filter((r) => !r.ref.startsWith(CLAIMS_PREFIX)).map((r) => [branchOfTable(r.ref, prefixOf(r.ref)), r.oid]));
-  for (const r of refs) {
+  const refs = repo.listRefs(patterns).map((r) => {
     const isLocal = r.ref.startsWith(CLAIMS_PREFIX);
-    const branch = branchOfTable(r.ref, prefixOf(r.ref));
-    if (isLocal && behindRemote(repo, r.oid, remoteTip.get(branch))) continue;
-    const t = readTable(repo, r.oid);
+    return { ...r, isLocal, branch: branchOfTable(r.ref, isLocal ? CLAIMS_PREFIX : trackingClaimsPrefix(o.remote!)) };
+  });
+  const remoteTip = new Map(refs.filter((r) => !r.isLocal).map((r) => [r.branch, r.oid]));
+  for (const { oid, isLocal, branch } of refs) {
+    if (isLocal && behindRemote(repo, oid, remoteTip.get(branch))) continue;
+    const t = readTable(repo, oid);
     for (const raw of t.claims) {
       if (!claimLive(raw, nowMs)) continue;
       // the expiry as this clone judges it: what `claims` shows and the guard's state file holds

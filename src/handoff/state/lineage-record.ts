@@ -1,6 +1,6 @@
 // Each session seen: its client process and the session it succeeded, one JSON file per session (the guard
 // recognises a known session with one stat, no git).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readTextOr } from '../../read-file';
 import { isDiskError, localRecord, optionalWrite } from './state-file';
 
@@ -79,13 +79,9 @@ export const parentOf = (pid: number): number | null => Number(statFields(pid)[1
 export function* ancestors(): Generator<{ pid: number; argv: string[] }> {
   let pid: number | null = process.ppid;
   for (let depth = 0; depth < 32 && pid !== null && pid > 1; depth++) {
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    } catch {
-      return;
-    }
-    yield { pid, argv };
+    const cmdline = readTextOr(`/proc/${pid}/cmdline`);
+    if (cmdline === null) return;
+    yield { pid, argv: cmdline.split('\0').filter(Boolean) };
     pid = parentOf(pid);
   }
 }
