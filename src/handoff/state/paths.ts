@@ -2,6 +2,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
+import { createHash } from '../../lazy-crypto';
 import { readTextOr } from '../../read-file';
 
 export const handoffDir = (commonDir: string) => path.join(commonDir, 'handoff');
@@ -45,8 +46,6 @@ export function encodeBranch(branch: string): string {
     out += KEEP.has(byte) ? String.fromCharCode(byte) : '%' + byte.toString(16).toUpperCase().padStart(2, '0');
   }
   if (out.length > COMPONENT_MAX) {
-    // node:crypto (and the streams it brings) loads only here: the guard reads names on every protected-file write
-    const { createHash } = require('node:crypto') as typeof import('node:crypto');
     out = out.slice(0, CUT_TO) + '+' + createHash('sha1').update(branch, 'utf8').digest('hex').slice(0, 16);
   }
   return out;
