@@ -12,12 +12,6 @@ const K = new Int32Array([
 // the initial hash value (4.2.2, 5.3.3)
 const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
-/** x + y modulo 2^32, in 16-bit halves (sha256). */
-function add(x: number, y: number): number {
-  const lo = (x & 0xffff) + (y & 0xffff);
-  return (((x >>> 16) + (y >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
-}
-
 /**
  * SHA-256 of `data`: every block in one loop, with the rotations written out (a call each costs the interpreter). Each
  * sum is added in 16-bit halves: a sum of 32-bit words past 2^31 is a number V8's interpreter allocates on the heap,
@@ -69,7 +63,8 @@ export function sha256(data: Uint8Array): Uint8Array {
       lo = (t1 & 0xffff) + (z & 0xffff) + (maj & 0xffff);
       a = (((t1 >>> 16) + (z >>> 16) + (maj >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
     }
-    [a, b, c, d, e, f, g, h].forEach((v, i) => (H[i] = add(H[i], v)));
+    // an Int32Array keeps each sum modulo 2^32
+    [a, b, c, d, e, f, g, h].forEach((v, i) => (H[i] += v));
   }
   const out = new Uint8Array(32);
   const ov = new DataView(out.buffer);
