@@ -110,13 +110,9 @@ export function redactText(text: string, findings: Finding[]): string {
 function normalizeAllowed(rules: string[] | undefined): string[] {
   if (!rules?.length) return [];
   const known = loadScanner().RULES;
-  const out = new Set<string>();
-  for (const r of rules.map(String)) {
-    const s = shortRule(r.trim());
-    if (!known.includes(s)) throw new HandoffError('usage', 'unknown-secret-rule', `--allow-secret ${JSON.stringify(r)}: not a rule of the preset; one of: ${known.join(', ')}`, { rule: r, rules: known });
-    out.add(s);
-  }
-  return [...out];
+  const unknown = rules.map(String).find((r) => !known.includes(shortRule(r.trim())));
+  if (unknown !== undefined) throw new HandoffError('usage', 'unknown-secret-rule', `--allow-secret ${JSON.stringify(unknown)}: not a rule of the preset; one of: ${known.join(', ')}`, { rule: unknown, rules: known });
+  return [...new Set(rules.map((r) => shortRule(String(r).trim())))];
 }
 
 /** A finding as it may be shown: no range, no secret. */
