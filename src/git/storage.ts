@@ -295,7 +295,7 @@ export function reachableIn(graph: Map<string, string[]>, from: string): Set<str
 }
 
 /** Splits a raw commit object into header fields and message. */
-export function parseCommit(content: Buffer | string): { tree: string; parents: string[]; committerTime: number; message: string; signed: boolean } {
+export function parseCommit(content: Buffer | string): { tree: string; parents: string[]; committerTime: number; message: string; signed: boolean; headers: string[] } {
   const text = content.toString();
   const end = text.indexOf('\n\n');
   const header = end === -1 ? text : text.slice(0, end);
@@ -304,11 +304,17 @@ export function parseCommit(content: Buffer | string): { tree: string; parents: 
   const parents: string[] = [];
   let committerTime = 0;
   let signed = false;
+  // the other header lines: what a rewrite keeps (a signature cannot survive one)
+  const headers: string[] = [];
+  let inSig = false;
   for (const line of header.split('\n')) {
+    if (inSig && line.startsWith(' ')) continue;
+    inSig = line.startsWith('gpgsig');
     if (line.startsWith('tree ')) tree = line.slice(5);
     else if (line.startsWith('parent ')) parents.push(line.slice(7));
-    else if (line.startsWith('committer ')) committerTime = Number(/ (\d+) [+-]\d{4}$/.exec(line)?.[1] ?? 0);
-    else if (line.startsWith('gpgsig')) signed = true;
+    else if (inSig) signed = true;
+    else headers.push(line);
+    if (line.startsWith('committer ')) committerTime = Number(/ (\d+) [+-]\d{4}$/.exec(line)?.[1] ?? 0);
   }
-  return { tree, parents, committerTime, message, signed };
+  return { tree, parents, committerTime, message, signed, headers };
 }

@@ -121,23 +121,11 @@ async function pushTable(repo: Storage, remote: string, branch: string, oid: str
 export async function changeClaims<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config?: Config; remote?: string | null; offline?: boolean } = {}): Promise<ChangeResult<R>> {
   const config = o.config ?? repo.config();
   const picked = o.remote !== undefined ? { remote: o.remote, why: o.remote ? null : 'no remote' } : claimsRemote(repo, config);
-  const remote = picked.remote;
-  if (remote && !o.offline) upgradeTracking(repo, true);
+  if (picked.remote && !o.offline) upgradeTracking(repo, true);
   judgeExpiry(repo.commonDir, setting(config, 'claimMaxTTL'));
   const outside = claimsMovedOutside(repo);
-  try {
-    return { ...(await changeOnce(repo, branch, session, mutate, { ...o, config, remote, why: picked.why })), outside };
-  } finally {
-    // the state file the guard stats follows every change (and every fetch a refusal made)
-    refreshMarker(repo, { remote });
-    saveSightings();
-  }
-}
-
-async function changeOnce<R>(repo: Storage, branch: string, session: string, mutate: Mutation<R>, o: { config: Config; remote: string | null; why: string | null; offline?: boolean }): Promise<ChangeResult<R>> {
-  const config = o.config;
-  let remote = o.offline ? null : o.remote;
-  let published: Published = o.remote && o.offline ? { where: 'offline', remote: o.remote, reason: 'asked to stay offline' } : { where: 'local', reason: o.why ?? 'no remote' };
+  let remote = o.offline ? null : picked.remote;
+  let published: Published = picked.remote && o.offline ? { where: 'offline', remote: picked.remote, reason: 'asked to stay offline' } : { where: 'local', reason: picked.why ?? 'no remote' };
   const local = claimsRef(branch);
   let fetched = false;
   const goOffline = (reason: string): typeof AGAIN => {
@@ -145,61 +133,70 @@ async function changeOnce<R>(repo: Storage, branch: string, session: string, mut
     remote = null;
     return AGAIN;
   };
-  const busy = (attempts: number) => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${attempts} attempts; run it again`, { branch });
-  // another writer won the compare-and-swap: read again, decide again (a claim that now overlaps a live one is refused)
-  return untilWonAsync<ChangeResult<R>>(async () => {
-    const now = Date.now();
-    const L = repo.readRef(local);
-    if (remote) {
-      const tracking = trackingClaimsRef(remote, branch);
-      const T = repo.readRef(tracking);
-      let base: Table = readTable(repo, T);
-      let lost: Lost = [];
-      // this clone's table when the remote's does not hold it: a parent of the next one too, so the local ref only
-      // ever moves forward (a move that does not is someone else's: outside.ts)
-      let aside: string | null = null;
-      if (L && L !== T) {
-        const mb = T ? repo.mergeBase(L, T) : null;
-        if (mb !== L) {
-          aside = L;
-          ({ table: base, lost } = mergeTables(mb ? readTable(repo, mb) : EMPTY, readTable(repo, L), base, now));
+  try {
+    // another writer won the compare-and-swap: read again, decide again (a claim that now overlaps a live one is refused)
+    const won = await untilWonAsync<ChangeResult<R>>(async () => {
+      const now = Date.now();
+      const L = repo.readRef(local);
+      if (remote) {
+        const tracking = trackingClaimsRef(remote, branch);
+        const T = repo.readRef(tracking);
+        let base: Table = readTable(repo, T);
+        let lost: Lost = [];
+        // this clone's table when the remote's does not hold it: a parent of the next one too, so the local ref only
+        // ever moves forward (a move that does not is someone else's: outside.ts)
+        let aside: string | null = null;
+        if (L && L !== T) {
+          const mb = T ? repo.mergeBase(L, T) : null;
+          if (mb !== L) {
+            aside = L;
+            ({ table: base, lost } = mergeTables(mb ? readTable(repo, mb) : EMPTY, readTable(repo, L), base, now));
+          }
         }
-      }
-      const step = mutate(base, now);
-      const unchanged = 'unchanged' in step;
-      // nothing to publish only when the remote's table holds this clone's already
-      if (unchanged && lost.length === 0 && aside === null) return { result: step.unchanged, oid: T ?? L ?? '', published: { where: 'remote', remote }, lost };
-      const next = unchanged ? { table: base, message: { branch, session, action: 'publish' as const, paths: [] } } : step;
-      const oid = commitTable(repo, next.table, T ? [T, ...(aside ? [aside] : [])] : L ? [L] : [], next.message, config);
-      const pushed = await pushTable(repo, remote, branch, oid, T, config);
-      if (pushed.ok) {
-        moveRef(repo, tracking, oid, T, 'handoff claim: pushed');
-        if (L !== oid && moveRef(repo, local, oid, L, 'handoff claim').ok) noteClaimsMove(repo, local, oid);
-        return { result: unchanged ? step.unchanged : step.result, oid, published: { where: 'remote', remote }, lost };
-      }
-      if (pushed.stale || !fetched) {
-        const f = await fetchTable(repo, remote, branch, config);
-        if (f.ok) {
-          fetched = true;
-          return pushed.stale ? LOST : AGAIN;
+        const step = mutate(base, now);
+        const unchanged = 'unchanged' in step;
+        // nothing to publish only when the remote's table holds this clone's already
+        if (unchanged && lost.length === 0 && aside === null) return { result: step.unchanged, oid: T ?? L ?? '', published: { where: 'remote', remote }, lost };
+        const next = unchanged ? { table: base, message: { branch, session, action: 'publish' as const, paths: [] } } : step;
+        const oid = commitTable(repo, next.table, T ? [T, ...(aside ? [aside] : [])] : L ? [L] : [], next.message, config);
+        const pushed = await pushTable(repo, remote, branch, oid, T, config);
+        if (pushed.ok) {
+          moveRef(repo, tracking, oid, T, 'handoff claim: pushed');
+          if (L !== oid && moveRef(repo, local, oid, L, 'handoff claim').ok) noteClaimsMove(repo, local, oid);
+          return { result: unchanged ? step.unchanged : step.result, oid, published: { where: 'remote', remote }, lost };
         }
-        if (pushed.stale) throw new HandoffError('environment', 'remote-unreachable', `the claims table on ${remote} moved and could not be fetched again (${f.reason}); nothing was claimed here either`, { remote });
-        return goOffline(f.reason);
+        if (pushed.stale || !fetched) {
+          const f = await fetchTable(repo, remote, branch, config);
+          if (f.ok) {
+            fetched = true;
+            return pushed.stale ? LOST : AGAIN;
+          }
+          if (pushed.stale) throw new HandoffError('environment', 'remote-unreachable', `the claims table on ${remote} moved and could not be fetched again (${f.reason}); nothing was claimed here either`, { remote });
+          return goOffline(f.reason);
+        }
+        if (pushed.answered) {
+          const what = unchanged ? `this clone's claims stay unpublished (local only)` : 'nothing was claimed';
+          const way = hostLimit(pushed.reason) ? '' : `. A host that takes only branches and tags (or grants no right on refs/claims/…) cannot hold claims: keep them on a coordination remote that takes custom refs (\`git config handoff.remote <remote>\`, docs/hosting.md)`;
+          throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; ${what}${way}`, { remote, reason: pushed.reason });
+        }
+        return goOffline(pushed.reason);
       }
-      if (pushed.answered) {
-        const what = unchanged ? `this clone's claims stay unpublished (local only)` : 'nothing was claimed';
-        const way = hostLimit(pushed.reason) ? '' : `. A host that takes only branches and tags (or grants no right on refs/claims/…) cannot hold claims: keep them on a coordination remote that takes custom refs (\`git config handoff.remote <remote>\`, docs/hosting.md)`;
-        throw new HandoffError('environment', 'push-failed', `${remote} refused the claims table: ${pushed.reason}; ${what}${way}`, { remote, reason: pushed.reason });
-      }
-      return goOffline(pushed.reason);
-    }
-    const step = mutate(readTable(repo, L), now);
-    if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
-    const oid = commitTable(repo, step.table, L ? [L] : [], step.message, config);
-    if (!moveRef(repo, local, oid, L, 'handoff claim').ok) return LOST;
-    noteClaimsMove(repo, local, oid);
-    return { result: step.result, oid, published, lost: [] };
-  }, { policy: CLAIMS_CROWD, gaveUp: busy });
+      const step = mutate(readTable(repo, L), now);
+      if ('unchanged' in step) return { result: step.unchanged, oid: L ?? '', published, lost: [] };
+      const oid = commitTable(repo, step.table, L ? [L] : [], step.message, config);
+      if (!moveRef(repo, local, oid, L, 'handoff claim').ok) return LOST;
+      noteClaimsMove(repo, local, oid);
+      return { result: step.result, oid, published, lost: [] };
+    }, {
+      policy: CLAIMS_CROWD,
+      gaveUp: (attempts) => new HandoffError('concurrent', 'claims-busy', `the claims table of ${branch} kept changing under ${attempts} attempts; run it again`, { branch }),
+    });
+    return { ...won, outside };
+  } finally {
+    // the state file the guard stats follows every change (and every fetch a refusal made)
+    refreshMarker(repo, { remote: picked.remote });
+    saveSightings();
+  }
 }
 
 // ---- claim and release -----------------------------------------------------------------------------------------
@@ -351,14 +348,14 @@ export function listClaims(repo: Storage, o: { branch?: string | null; nowMs?: n
   const patterns = o.branch ? [claimsRef(o.branch), ...(o.remote ? [trackingClaimsRef(o.remote, o.branch)] : [])] : claimsPatterns(o.remote ?? null);
   const byId = new Map<string, ClaimView>();
   const conflicts = new Map<string, ClaimConflict & { branch: string }>();
-  const refs = repo.listRefs(patterns);
-  const prefixOf = (ref: string) => (ref.startsWith(CLAIMS_PREFIX) ? CLAIMS_PREFIX : trackingClaimsPrefix(o.remote!));
-  const remoteTip = new Map(refs.filter((r) => !r.ref.startsWith(CLAIMS_PREFIX)).map((r) => [branchOfTable(r.ref, prefixOf(r.ref)), r.oid]));
-  for (const r of refs) {
+  const refs = repo.listRefs(patterns).map((r) => {
     const isLocal = r.ref.startsWith(CLAIMS_PREFIX);
-    const branch = branchOfTable(r.ref, prefixOf(r.ref));
-    if (isLocal && behindRemote(repo, r.oid, remoteTip.get(branch))) continue;
-    const t = readTable(repo, r.oid);
+    return { ...r, isLocal, branch: branchOfTable(r.ref, isLocal ? CLAIMS_PREFIX : trackingClaimsPrefix(o.remote!)) };
+  });
+  const remoteTip = new Map(refs.filter((r) => !r.isLocal).map((r) => [r.branch, r.oid]));
+  for (const { oid, isLocal, branch } of refs) {
+    if (isLocal && behindRemote(repo, oid, remoteTip.get(branch))) continue;
+    const t = readTable(repo, oid);
     for (const raw of t.claims) {
       if (!claimLive(raw, nowMs)) continue;
       // the expiry as this clone judges it: what `claims` shows and the guard's state file holds

@@ -1,22 +1,19 @@
 // A claims table moved outside git-handoff (a person's `rm` or `update-ref`): every move git-handoff makes is noted, and
 // the next claims read or change compares: a deleted table is put back, one moved but forward is said with the way
 // back. Said once: the note then takes the table as it is.
-import path from 'node:path';
 import type { Storage } from '../../git/storage';
-import { handoffDir } from '../state/paths';
-import { writeCache } from '../state/state-file';
-import { readJsonOr } from '../../read-file';
+import { localRecord } from '../state/state-file';
 import { moveRef } from '../store/tx';
 import { CLAIMS_PREFIX, readTable } from './table';
 
-const fileOf = (commonDir: string) => path.join(handoffDir(commonDir), 'claims-refs.json');
+const NOTE = localRecord('claims-refs.json');
 
 function readNote(commonDir: string): Map<string, string> | null {
-  const j = readJsonOr(fileOf(commonDir));
+  const j = NOTE.read(commonDir);
   return j && new Map(Object.entries(j.refs ?? {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
-const writeNote = (commonDir: string, refs: Map<string, string>) => writeCache(fileOf(commonDir), { refs: Object.fromEntries(refs) }, handoffDir(commonDir));
+const writeNote = (commonDir: string, refs: Map<string, string>) => NOTE.cache(commonDir, { refs: Object.fromEntries(refs) });
 
 export function noteClaimsMove(repo: Storage, ref: string, oid: string | null): void {
   const refs = readNote(repo.commonDir) ?? new Map<string, string>();

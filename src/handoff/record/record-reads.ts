@@ -10,11 +10,15 @@ import { isRecorded, looseRefValue, readRecord, readSeen, shelfOf } from '../sto
 import { checkRecord, renderLosses } from './record-check';
 import { trace } from '../../trace';
 
+// the shelves this process read of the verified record (a record commit never changes under its id), and the record
+// the refs compared last agreed with
+const cache: { commit?: string; tips?: Map<string, string>; read?: Set<string>; agreed?: string } = {};
+
 /**
  * Whether every recorded ref in `refs` holds what the verified record says (true, too, when nothing is verified: the
- * next check is a full one). `agreed`: a record these very refs agreed with before; `cache.agreed` the one found now.
+ * next check is a full one). `agreed`: a record these very refs agreed with before.
  */
-export function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, cache = processCache, agreed: string | null = null): boolean {
+function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, agreed: string | null = null): boolean {
   cache.agreed = undefined;
   const mine = refs.filter((x) => isRecorded(x.ref));
   if (mine.length === 0) return true;
@@ -59,16 +63,11 @@ export function branchFilesAgree(repo: Storage): boolean {
   return readsAgree(repo, refs);
 }
 
-type ReadsCache = { commit?: string; tips?: Map<string, string>; read?: Set<string>; agreed?: string };
-/** The shelves this process read of the verified record (a record commit never changes under its id). */
-const processCache: ReadsCache = {};
-
 /** From now on in this process, every recorded ref read is compared; the first difference's full check goes to `report`. */
 export function compareReads(repo: Storage, report: (text: string) => void): void {
-  const cache: ReadsCache = {};
   onRefsRead((r, refs, agreed) => {
     if (r.commonDir !== repo.commonDir) return null;
-    const agree = readsAgree(repo, refs, cache, agreed ?? null);
+    const agree = readsAgree(repo, refs, agreed ?? null);
     // its own phase in GIT_HANDOFF_TRACE: the first comparison inflates the record
     trace('reads compared', agreed && cache.agreed === agreed ? 'as before' : undefined);
     if (agree) return cache.agreed ?? null;

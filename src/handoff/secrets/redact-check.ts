@@ -1,6 +1,6 @@
 // The one sanctioned rewrite of a handoff (SPEC 2.6): the hooks accept a non-fast-forward move only when it is exactly
 // what `git handoff redact` makes, each version's redaction recomputed from its original with the same scanner.
-import type { Storage } from '../../git/storage';
+import { parseCommit, type Storage } from '../../git/storage';
 import type { Refusal } from '../store/ref-updates';
 import type { RefUpdate } from '../store/tx/batch';
 import { secretTrailersOf } from '../store/document';
@@ -15,32 +15,6 @@ const MAX_CHAIN = 10_000;
 /** The text `redact` makes of `orig`: every finding of a rule the version did not allow, replaced by its marker. */
 export async function redactionOf(orig: string, file: string, allowed: string[]): Promise<string> {
   return redactText(orig, (await scanTexts([{ file, text: orig }])).filter((f) => !allowed.includes(f.rule)));
-}
-
-interface RawCommit {
-  headers: string[];
-  tree: string;
-  parents: string[];
-  message: string;
-}
-
-/** A commit's header lines without tree, parents and signature (a rewrite cannot keep a signature). */
-export function splitCommit(content: Buffer): RawCommit {
-  const text = content.toString('utf8');
-  const end = text.indexOf('\n\n');
-  const headers: string[] = [];
-  let tree = '';
-  const parents: string[] = [];
-  let inSig = false;
-  for (const line of (end < 0 ? text : text.slice(0, end)).split('\n')) {
-    if (inSig && line.startsWith(' ')) continue;
-    inSig = false;
-    if (line.startsWith('tree ')) tree = line.slice(5);
-    else if (line.startsWith('parent ')) parents.push(line.slice(7));
-    else if (line.startsWith('gpgsig')) inSig = true;
-    else headers.push(line);
-  }
-  return { headers, tree, parents, message: end < 0 ? '' : text.slice(end + 2) };
 }
 
 /**
@@ -59,8 +33,8 @@ async function isRedactRewrite(repo: Storage, oldTip: string, newTip: string): P
     done.add(n);
     const [nc, oc] = repo.readObjects([n, o]);
     if (nc?.type !== 'commit' || oc?.type !== 'commit') return false;
-    const nr = splitCommit(nc.content);
-    const or = splitCommit(oc.content);
+    const nr = parseCommit(nc.content);
+    const or = parseCommit(oc.content);
     const added = ADDED.exec(nr.message);
     if (!added || added[1] !== o) return false;
     if (nr.headers.join('\n') !== or.headers.join('\n') || nr.parents.length !== or.parents.length) return false;

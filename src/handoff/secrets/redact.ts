@@ -1,13 +1,13 @@
 // `git handoff redact <topic>` (SPEC 2.6): rewrites the versions only this clone has with each secret redacted, as one
 // compare-and-swap; pushed versions are refused with the steps to rotate.
 import { HandoffError } from '../../errors';
-import type { Storage } from '../../git/storage';
+import { parseCommit, type Storage } from '../../git/storage';
 import type { DoctorItem } from '../../wiring';
 import { appendAudit } from '../state/audit';
 import { oneLine, secretTrailersIn } from '../store/document';
 import { handoffRef, REMOTES_ROOT } from '../store/names';
 import { fromLiveRetry, type TakeoverArg } from '../store/takeover';
-import { REDACT_REASON, REDACTED_FROM, splitCommit } from './redact-check';
+import { REDACT_REASON, REDACTED_FROM } from './redact-check';
 import { publicFinding, redactText, scanVersions, type Finding } from './secrets';
 import type { SessionRef } from '../state/session';
 import { assertTakeover, notFound, readTip, refusedOwned, resolveBranch, takeoverOf } from '../store/store';
@@ -84,7 +84,7 @@ export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<Re
   for (const oid of all.filter((c) => local.has(c))) {
     const findings = byOid.get(oid) ?? [];
     const [raw] = repo.readObjects([oid]);
-    const c = splitCommit(raw!.content);
+    const c = parseCommit(raw!.content);
     const parents = c.parents.map((p) => map.get(p) ?? p);
     if (!findings.length && parents.every((p, i) => p === c.parents[i])) continue;
     const tree = redactedTree(repo, c.tree, findings);

@@ -39,11 +39,6 @@ function scanProof(body: string, stateText: string): string | null {
   }
 }
 
-function trustedScan(record: string | null, body: string, stateText: string): boolean {
-  const proof = record ? / proof=([0-9a-f]{64})$/.exec(record)?.[1] : undefined;
-  return proof !== undefined && proof === scanProof(body, stateText);
-}
-
 export interface Finding {
   /** the preset's rule, short name (aws, github, privatekey, …) */
   rule: string;
@@ -115,13 +110,9 @@ export function redactText(text: string, findings: Finding[]): string {
 function normalizeAllowed(rules: string[] | undefined): string[] {
   if (!rules?.length) return [];
   const known = loadScanner().RULES;
-  const out = new Set<string>();
-  for (const r of rules.map(String)) {
-    const s = shortRule(r.trim());
-    if (!known.includes(s)) throw new HandoffError('usage', 'unknown-secret-rule', `--allow-secret ${JSON.stringify(r)}: not a rule of the preset; one of: ${known.join(', ')}`, { rule: r, rules: known });
-    out.add(s);
-  }
-  return [...out];
+  const unknown = rules.map(String).find((r) => !known.includes(shortRule(r.trim())));
+  if (unknown !== undefined) throw new HandoffError('usage', 'unknown-secret-rule', `--allow-secret ${JSON.stringify(unknown)}: not a rule of the preset; one of: ${known.join(', ')}`, { rule: unknown, rules: known });
+  return [...new Set(rules.map((r) => shortRule(String(r).trim())))];
 }
 
 /** A finding as it may be shown: no range, no secret. */
@@ -178,11 +169,11 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
     ]);
   }
   if (!found.length) return { body, state, reason, trailers: [record(body, state), ...trailers], redacted: 0, allowed };
-  const redactedBody = redactText(body, found.filter((f) => f.file === 'handoff.md'));
-  const stateFindings = found.filter((f) => f.file === 'state.json');
-  const redactedState = stateFindings.length ? (JSON.parse(redactText(stateText, stateFindings)) as HandoffState) : state;
+  const redact = (file: string, text: string) => redactText(text, found.filter((f) => f.file === file));
+  const redactedBody = redact('handoff.md', body);
+  const redactedState = found.some((f) => f.file === 'state.json') ? (JSON.parse(redact('state.json', stateText)) as HandoffState) : state;
   trailers.push(`${SECRET_TRAILER.redacted}: ${found.length} (${[...new Set(found.map((f) => f.rule))].join(', ')})`);
-  const redactedReason = reason === undefined ? undefined : redactText(reason, found.filter((f) => f.file === 'reason'));
+  const redactedReason = reason === undefined ? undefined : redact('reason', reason);
   return { body: redactedBody, state: redactedState, reason: redactedReason, trailers: [record(redactedBody, redactedState), ...trailers], redacted: found.length, allowed };
 }
 
@@ -205,7 +196,8 @@ export async function scanVersions(repo: Storage, versions: Array<{ ref: string;
     const message = parseCommit(c.content).message;
     const t = secretTrailersOf(message);
     // the message, which the record does not cover, is scanned whatever it says
-    const trusted = o.skipScanned && trustedScan(t.scanned, text(objs[3 * i + 1]), text(objs[3 * i + 2]));
+    const proof = o.skipScanned ? / proof=([0-9a-f]{64})$/.exec(t.scanned ?? '')?.[1] : undefined;
+    const trusted = proof !== undefined && proof === scanProof(text(objs[3 * i + 1]), text(objs[3 * i + 2]));
     const allowed = t.allowed.map(shortRule);
     const found = await scanTexts([
       ...(trusted ? [] : [

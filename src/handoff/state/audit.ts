@@ -1,10 +1,7 @@
 // The audit trail of bypasses (GIT_HANDOFF_BYPASS=1) and allowed secrets, shared by the guard, the hooks and commands.
-import path from 'node:path';
-import { handoffDir } from './paths';
-import { appendState } from './state-file';
+import { localRecord } from './state-file';
 
-export const auditFile = (commonDir: string) => path.join(handoffDir(commonDir), 'audit.jsonl');
+const AUDIT = localRecord('audit.jsonl');
+export const auditFile = (commonDir: string) => AUDIT.at(commonDir);
 
-export function appendAudit(commonDir: string, record: Record<string, unknown>): void {
-  appendState(auditFile(commonDir), JSON.stringify({ t: new Date().toISOString(), ...record }) + '\n', handoffDir(commonDir));
-}
+export const appendAudit = (commonDir: string, record: Record<string, unknown>) => AUDIT.append(commonDir, { t: new Date().toISOString(), ...record });

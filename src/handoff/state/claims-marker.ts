@@ -2,10 +2,7 @@
 // front hands a writing call to node only then (one stat). A cache for telling, never authority: the refs decide.
 // A claim's shape and liveness are here, below the store, which asks them for a takeover.
 import { rmSync } from 'node:fs';
-import { readJsonOr } from '../../read-file';
-import path from 'node:path';
-import { handoffDir } from './paths';
-import { writeCache, writeState } from './state-file';
+import { localRecord } from './state-file';
 import { processGone } from './session-process';
 
 export interface Claim {
@@ -39,7 +36,7 @@ export interface ClaimView extends Claim {
 // A claim's expiry is written by its maker's clock, so each clone caps it by its own (SPEC 10): a claim version (id
 // and expiry) expires at the latest handoff.claimMaxTTL after this clone first saw it. No cap until a claims command
 // judges expiry for its repository (judgeExpiry).
-const seenFile = (commonDir: string) => path.join(handoffDir(commonDir), 'claims-seen.json');
+const SEEN = localRecord('claims-seen.json');
 /** How long a first sighting is remembered when no table holds that version any more (at least two lifetimes). */
 const KEEP_S = 30 * 86_400;
 let judge: { commonDir: string; maxS: number; seen: Map<string, number>; dirty: boolean } | null = null;
@@ -52,7 +49,7 @@ export function judgeExpiry(commonDir: string, maxMs: number): void {
     return;
   }
   const seen = new Map<string, number>();
-  for (const [k, v] of Object.entries(readJsonOr(seenFile(commonDir))?.seen ?? {})) if (typeof v === 'number' && Number.isFinite(v)) seen.set(k, v);
+  for (const [k, v] of Object.entries(SEEN.read(commonDir)?.seen ?? {})) if (typeof v === 'number' && Number.isFinite(v)) seen.set(k, v);
   judge = { commonDir, maxS, seen, dirty: false };
 }
 
@@ -64,7 +61,7 @@ export function saveSightings(): void {
   if (!s?.dirty) return;
   const floor = Math.floor(Date.now() / 1000) - Math.max(KEEP_S, 2 * s.maxS);
   const kept = Object.fromEntries([...s.seen].filter(([, t]) => t >= floor));
-  if (writeCache(seenFile(s.commonDir), { seen: kept }, handoffDir(s.commonDir))) s.dirty = false;
+  if (SEEN.cache(s.commonDir, { seen: kept })) s.dirty = false;
 }
 
 /** When this clone counts the claim expired: its own expiry, or its first sighting here plus handoff.claimMaxTTL. */
@@ -92,16 +89,16 @@ export const when = (s: number) => new Date(s * 1000).toISOString().replace(/\.0
 /** A word as the shell reads it back: quoted when it holds anything but plain characters. */
 export const shellWord = (w: string) => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
-export const claimsMarker = (commonDir: string) => path.join(handoffDir(commonDir), 'claims.json');
+const MARKER = localRecord('claims.json');
+export const claimsMarker = (commonDir: string) => MARKER.at(commonDir);
 
 /** Writes the marker (removes it when no claim is live). */
 export function writeMarker(commonDir: string, claims: ClaimView[]): void {
-  const file = claimsMarker(commonDir);
-  if (claims.length === 0) rmSync(file, { force: true });
-  else writeState(file, JSON.stringify({ claims }) + '\n', handoffDir(commonDir));
+  if (claims.length === 0) rmSync(claimsMarker(commonDir), { force: true });
+  else MARKER.write(commonDir, { claims });
 }
 
 export function readMarker(commonDir: string): ClaimView[] {
-  const j = readJsonOr(claimsMarker(commonDir));
+  const j = MARKER.read(commonDir);
   return Array.isArray(j?.claims) ? j.claims.filter((c: any) => c && typeof c.session === 'string' && Array.isArray(c.paths) && typeof c.expires === 'number') : [];
 }

@@ -1,8 +1,5 @@
 // The last try of each remote and what came of it, for `status` and `web`: a record to look at, never an input to a decision.
-import path from 'node:path';
-import { handoffDir } from './paths';
-import { writeCache } from './state-file';
-import { readJsonOr } from '../../read-file';
+import { localRecord } from './state-file';
 
 interface Contact {
   /** ISO 8601: the last try */
@@ -13,10 +10,10 @@ interface Contact {
   lastOk: string | null;
 }
 
-const contactFile = (commonDir: string) => path.join(handoffDir(commonDir), 'contact.json');
+const CONTACT = localRecord('contact.json');
 
 export function readContacts(commonDir: string): Record<string, Contact> {
-  const v = readJsonOr(contactFile(commonDir));
+  const v = CONTACT.read(commonDir);
   return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
 }
 
@@ -25,5 +22,5 @@ export function noteContact(commonDir: string, remote: string, ok: boolean, why:
   const all = readContacts(commonDir);
   const at = new Date().toISOString();
   all[remote] = { at, ok, why: ok ? null : (why ?? 'not reached').split('\n')[0].slice(0, 300), lastOk: ok ? at : (all[remote]?.lastOk ?? null) };
-  writeCache(contactFile(commonDir), all, handoffDir(commonDir));
+  CONTACT.cache(commonDir, all);
 }

@@ -12,12 +12,6 @@ const K = new Int32Array([
 // the initial hash value (4.2.2, 5.3.3)
 const IV = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
 
-/** x + y modulo 2^32, in 16-bit halves (sha256). */
-function add(x: number, y: number): number {
-  const lo = (x & 0xffff) + (y & 0xffff);
-  return (((x >>> 16) + (y >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
-}
-
 /**
  * SHA-256 of `data`: every block in one loop, with the rotations written out (a call each costs the interpreter). Each
  * sum is added in 16-bit halves: a sum of 32-bit words past 2^31 is a number V8's interpreter allocates on the heap,
@@ -34,7 +28,7 @@ export function sha256(data: Uint8Array): Uint8Array {
   dv.setUint32(n - 8, Math.floor(bits / 0x100000000));
   dv.setUint32(n - 4, bits >>> 0);
   const w = new Int32Array(64);
-  let [h0, h1, h2, h3, h4, h5, h6, h7] = IV;
+  const H = Int32Array.from(IV);
   let lo = 0;
   for (let at = 0; at < n; at += 64) {
     for (let i = 0; i < 16; i++) w[i] = dv.getInt32(at + i * 4);
@@ -48,7 +42,7 @@ export function sha256(data: Uint8Array): Uint8Array {
       lo = (p & 0xffff) + (s0 & 0xffff) + (q & 0xffff) + (s1 & 0xffff);
       w[i] = (((p >>> 16) + (s0 >>> 16) + (q >>> 16) + (s1 >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
     }
-    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
+    let [a, b, c, d, e, f, g, h] = H;
     for (let i = 0; i < 64; i++) {
       const s = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const ch = (e & f) ^ (~e & g);
@@ -69,18 +63,12 @@ export function sha256(data: Uint8Array): Uint8Array {
       lo = (t1 & 0xffff) + (z & 0xffff) + (maj & 0xffff);
       a = (((t1 >>> 16) + (z >>> 16) + (maj >>> 16) + (lo >>> 16)) << 16) | (lo & 0xffff);
     }
-    h0 = add(h0, a);
-    h1 = add(h1, b);
-    h2 = add(h2, c);
-    h3 = add(h3, d);
-    h4 = add(h4, e);
-    h5 = add(h5, f);
-    h6 = add(h6, g);
-    h7 = add(h7, h);
+    // an Int32Array keeps each sum modulo 2^32
+    [a, b, c, d, e, f, g, h].forEach((v, i) => (H[i] += v));
   }
   const out = new Uint8Array(32);
   const ov = new DataView(out.buffer);
-  [h0, h1, h2, h3, h4, h5, h6, h7].forEach((v, i) => ov.setInt32(i * 4, v));
+  H.forEach((v, i) => ov.setInt32(i * 4, v));
   return out;
 }
 

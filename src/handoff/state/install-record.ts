@@ -3,9 +3,8 @@
 import { createHash } from '../../lazy-crypto';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { handoffDir, readJsonIn } from './paths';
-import { readJsonOr, readTextOr } from '../../read-file';
-import { writeState } from './state-file';
+import { readTextOr } from '../../read-file';
+import { localRecord } from './state-file';
 
 interface InstallRecord {
   file: string;
@@ -15,23 +14,23 @@ interface InstallRecord {
   written: string;
 }
 
-const dirOf = (commonDir: string) => path.join(handoffDir(commonDir), 'installed');
-const recordPath = (commonDir: string, file: string) => path.join(dirOf(commonDir), `${createHash('sha256').update(path.resolve(file)).digest('hex').slice(0, 24)}.json`);
+const INSTALLED = localRecord('installed');
+const keyOf = (file: string) => createHash('sha256').update(path.resolve(file)).digest('hex').slice(0, 24);
 
-const readRecord = (commonDir: string, file: string): InstallRecord | null => readJsonOr(recordPath(commonDir, file));
+const readRecord = (commonDir: string, file: string): InstallRecord | null => INSTALLED.read(commonDir, keyOf(file));
 
 export function installWrite(commonDir: string, file: string, text: string): void {
   const before = readTextOr(file);
   const original = readRecord(commonDir, file)?.original ?? before;
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);
-  writeState(recordPath(commonDir, file), JSON.stringify({ file: path.resolve(file), original, written: text } satisfies InstallRecord), handoffDir(commonDir));
+  INSTALLED.write(commonDir, { file: path.resolve(file), original, written: text } satisfies InstallRecord, keyOf(file));
 }
 
 /** Gives `file` back as it was before install when it is still what install wrote; the record is dropped either way. */
 export function restoreOriginal(commonDir: string, file: string, clean: (original: string) => boolean): 'restored' | 'deleted' | null {
   const rec = readRecord(commonDir, file);
-  rmSync(recordPath(commonDir, file), { force: true });
+  rmSync(INSTALLED.at(commonDir, keyOf(file)), { force: true });
   // `clean`: the original holds nothing of ours (an older install's wiring is removed the ordinary way)
   if (!rec || readTextOr(file) !== rec.written || (rec.original !== null && !clean(rec.original))) return null;
   if (rec.original === null) {
@@ -44,7 +43,7 @@ export function restoreOriginal(commonDir: string, file: string, clean: (origina
 
 export function installWrittenFiles(commonDir: string): Set<string> {
   const out = new Set<string>();
-  for (const rec of readJsonIn(dirOf(commonDir), '.json') as InstallRecord[]) {
+  for (const rec of INSTALLED.all(commonDir) as InstallRecord[]) {
     if (typeof rec.file === 'string' && readTextOr(rec.file) === rec.written) out.add(rec.file);
   }
   return out;

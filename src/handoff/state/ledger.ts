@@ -3,8 +3,7 @@
 // once the file shows the call changed it.
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { encodeBranch, handoffDir, jsonLines, readFilesIn } from './paths';
-import { appendState } from './state-file';
+import { localRecord } from './state-file';
 
 interface LedgerEntry {
   /** unix milliseconds */
@@ -22,14 +21,13 @@ interface LedgerEntry {
   gone?: string[];
 }
 
-export const ledgerDir = (commonDir: string) => path.join(handoffDir(commonDir), 'ledger');
+const LEDGER = localRecord('ledger', '.jsonl');
+export const ledgerDir = (commonDir: string) => LEDGER.at(commonDir);
 
 /** The sh front prints this format too, from intentTemplate. */
 export const ledgerLine = (e: LedgerEntry): string => JSON.stringify(e) + '\n';
 
-export function appendLedger(commonDir: string, e: LedgerEntry): void {
-  appendState(path.join(ledgerDir(commonDir), `${encodeBranch(e.session)}.jsonl`), ledgerLine(e), handoffDir(commonDir));
-}
+export const appendLedger = (commonDir: string, e: LedgerEntry) => LEDGER.append(commonDir, e, e.session);
 
 /** Whether a session ran in this clone (it has a ledger here, live or ended). */
 export function ranHere(commonDir: string): (session: string) => boolean {
@@ -41,7 +39,7 @@ export function ranHere(commonDir: string): (session: string) => boolean {
     } catch {
       files = new Set();
     }
-    return files.has(`${encodeBranch(session)}.jsonl`);
+    return files.has(path.basename(LEDGER.at(commonDir, session)));
   };
 }
 
@@ -112,8 +110,7 @@ export function recordRelease(commonDir: string, session: string, worktree: stri
 }
 
 export function readLedger(commonDir: string): LedgerEntry[] {
-  return readFilesIn(ledgerDir(commonDir), '.jsonl')
-    .flatMap(jsonLines)
+  return LEDGER.all(commonDir)
     .filter((e) => typeof e.session === 'string' && typeof e.t === 'number' && typeof e.worktree === 'string')
     .map(settled)
     .sort((a, b) => a.t - b.t);

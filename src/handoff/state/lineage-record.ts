@@ -1,10 +1,8 @@
 // Each session seen: its client process and the session it succeeded, one JSON file per session (the guard
 // recognises a known session with one stat, no git).
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { encodeBranch, handoffDir, readJsonIn } from './paths';
-import { readJsonOr, readTextOr } from '../../read-file';
-import { isDiskError, optionalWrite, writeState } from './state-file';
+import { existsSync } from 'node:fs';
+import { readTextOr } from '../../read-file';
+import { isDiskError, localRecord, optionalWrite } from './state-file';
 
 export interface LineageRecord {
   session: string;
@@ -24,20 +22,20 @@ export interface LineageRecord {
   lease: boolean;
 }
 
-export const lineageDir = (commonDir: string) => path.join(handoffDir(commonDir), 'lineage');
-const lineageFile = (commonDir: string, session: string) => path.join(lineageDir(commonDir), `${encodeBranch(session)}.json`);
+const LINEAGE = localRecord('lineage');
+export const lineageDir = (commonDir: string) => LINEAGE.at(commonDir);
 
-export const isKnownSession = (commonDir: string, session: string) => existsSync(lineageFile(commonDir, session));
+export const isKnownSession = (commonDir: string, session: string) => existsSync(LINEAGE.at(commonDir, session));
 
 export function readRecord(commonDir: string, session: string): LineageRecord | null {
-  const r = readJsonOr(lineageFile(commonDir, session));
+  const r = LINEAGE.read(commonDir, session);
   return r?.session === session ? r : null;
 }
 
 /** Creates the record only if none exists (the first guard process to see a session claims it); false when one did. */
 export function claimRecord(commonDir: string, r: LineageRecord): boolean {
   try {
-    writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir), true);
+    LINEAGE.write(commonDir, r, r.session, true);
     return true;
   } catch (e) {
     // a disk that cannot take it: unclaimed, as if another guard had it (nothing is inherited on a full disk)
@@ -46,11 +44,10 @@ export function claimRecord(commonDir: string, r: LineageRecord): boolean {
   }
 }
 
-export const writeRecord = (commonDir: string, r: LineageRecord) =>
-  optionalWrite(() => writeState(lineageFile(commonDir, r.session), JSON.stringify(r), handoffDir(commonDir)));
+export const writeRecord = (commonDir: string, r: LineageRecord) => optionalWrite(() => LINEAGE.write(commonDir, r, r.session));
 
 export function listRecords(commonDir: string): LineageRecord[] {
-  return readJsonIn(lineageDir(commonDir), '.json')
+  return LINEAGE.all(commonDir)
     .filter((r): r is LineageRecord => typeof r.session === 'string')
     .sort((a, b) => a.t - b.t);
 }
@@ -82,13 +79,9 @@ export const parentOf = (pid: number): number | null => Number(statFields(pid)[1
 export function* ancestors(): Generator<{ pid: number; argv: string[] }> {
   let pid: number | null = process.ppid;
   for (let depth = 0; depth < 32 && pid !== null && pid > 1; depth++) {
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    } catch {
-      return;
-    }
-    yield { pid, argv };
+    const cmdline = readTextOr(`/proc/${pid}/cmdline`);
+    if (cmdline === null) return;
+    yield { pid, argv: cmdline.split('\0').filter(Boolean) };
     pid = parentOf(pid);
   }
 }

@@ -2,6 +2,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
+import { createHash } from '../../lazy-crypto';
 import { readTextOr } from '../../read-file';
 
 export const handoffDir = (commonDir: string) => path.join(commonDir, 'handoff');
@@ -19,8 +20,6 @@ export function readFilesIn(dir: string, ext: string): string[] {
 
 /** Every line of `text` that is a JSON object (a torn line from a crash says nothing). */
 export const jsonLines = (text: string): any[] => text.split('\n').flatMap(parseJsonObject);
-
-export const readJsonIn = (dir: string, ext: string): any[] => readFilesIn(dir, ext).flatMap(parseJsonObject);
 
 function parseJsonObject(text: string): any[] {
   try {
@@ -47,8 +46,6 @@ export function encodeBranch(branch: string): string {
     out += KEEP.has(byte) ? String.fromCharCode(byte) : '%' + byte.toString(16).toUpperCase().padStart(2, '0');
   }
   if (out.length > COMPONENT_MAX) {
-    // node:crypto (and the streams it brings) loads only here: the guard reads names on every protected-file write
-    const { createHash } = require('node:crypto') as typeof import('node:crypto');
     out = out.slice(0, CUT_TO) + '+' + createHash('sha1').update(branch, 'utf8').digest('hex').slice(0, 16);
   }
   return out;

@@ -1,10 +1,8 @@
 // Whether a session's client process still runs (a killed client sends no end event): named by pid, /proc start time
 // (a reused pid is not it) and host (only this host's can be checked). Kept per session for those that hold no lease.
 import { readTextOr } from '../../read-file';
-import path from 'node:path';
 import { processStart } from './lineage-record';
-import { encodeBranch, handoffDir, readJsonIn } from './paths';
-import { writeState } from './state-file';
+import { localRecord } from './state-file';
 
 export interface ClientProcess {
   pid: number;
@@ -38,15 +36,13 @@ export function processGone(p: { pid: number | null; start?: string | null; host
 let procFs: boolean | undefined;
 const existsProc = (): boolean => (procFs ??= readTextOr('/proc/self/stat') !== null);
 
-const dir = (commonDir: string) => path.join(handoffDir(commonDir), 'processes');
+const PROCESSES = localRecord('processes');
 
-export function recordSessionProcess(commonDir: string, session: string, p: ClientProcess): void {
-  writeState(path.join(dir(commonDir), `${encodeBranch(session)}.json`), JSON.stringify({ session, ...p }) + '\n', handoffDir(commonDir));
-}
+export const recordSessionProcess = (commonDir: string, session: string, p: ClientProcess) => PROCESSES.write(commonDir, { session, ...p }, session);
 
 export function readSessionProcesses(commonDir: string): Map<string, ClientProcess> {
   const out = new Map<string, ClientProcess>();
-  for (const j of readJsonIn(dir(commonDir), '.json')) {
+  for (const j of PROCESSES.all(commonDir)) {
     if (typeof j.session === 'string' && Number.isInteger(j.pid)) out.set(j.session, { pid: j.pid, start: j.start ?? null, host: j.host ?? '' });
   }
   return out;

@@ -1,6 +1,8 @@
 // Writing git-handoff's local state: never through a symlink, never into another user's file or directory, bounded.
 import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { readJsonOr } from '../../read-file';
+import { encodeBranch, handoffDir, jsonLines, readFilesIn } from './paths';
 
 /** A write refused by the disk itself: full, over quota, or mounted read-only. */
 export const isDiskError = (e: unknown): boolean => ['ENOSPC', 'EDQUOT', 'EROFS', 'disk-full', 'read-only'].includes((e as { code?: string } | null)?.code ?? '');
@@ -111,4 +113,24 @@ export function writeCache(file: string, data: unknown, root: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * One kind of local record under <common dir>/handoff: the file `name`, or, keyed (by session), `<key><ext>` in the
+ * directory `name`. JSON, or JSON lines appended; a record missing or not JSON reads as nothing.
+ */
+export function localRecord(name: string, ext = '.json') {
+  const at = (commonDir: string, key?: string) => path.join(handoffDir(commonDir), name, key === undefined ? '' : `${encodeBranch(key)}${ext}`);
+  return {
+    at,
+    read: (commonDir: string, key?: string): any => readJsonOr(at(commonDir, key)),
+    /** every line of every keyed record (a torn line from a crash says nothing) */
+    all: (commonDir: string): any[] => readFilesIn(at(commonDir), ext).flatMap(jsonLines),
+    /** written whole; `exclusive`: only when none is there yet (EEXIST otherwise) */
+    write: (commonDir: string, data: unknown, key?: string, exclusive = false) =>
+      writeState(at(commonDir, key), JSON.stringify(data) + '\n', handoffDir(commonDir), exclusive),
+    /** a cache or a record to look at: false when it could not be written */
+    cache: (commonDir: string, data: unknown) => writeCache(at(commonDir), data, handoffDir(commonDir)),
+    append: (commonDir: string, line: unknown, key?: string, max?: number) => appendState(at(commonDir, key), JSON.stringify(line) + '\n', handoffDir(commonDir), max),
+  };
 }

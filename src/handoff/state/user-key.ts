@@ -1,6 +1,6 @@
 // This user's key (<XDG cache>/git-handoff/cache-key, 0600, made on first use) and the MAC under it: what only this
 // user's git-handoff could have made (the guard's config cache, a version's scan record).
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { userCacheDir } from '../../user-dirs';
 import { hmacSha256Hex } from './hmac';
@@ -35,26 +35,18 @@ export function userMacIfKeyed(text: string, env: NodeJS.ProcessEnv = process.en
 export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): string {
   const dir = userCacheDir(env);
   const file = path.join(dir, 'cache-key');
-  let secret: Buffer;
-  try {
-    const r = readKey(file);
-    if ('bad' in r) {
-      // a key not written whole (a disk that filled) is made again by the next run that can write it
-      if (r.partial) rmSync(file, { force: true });
-      throw new Error(r.bad);
-    }
-    secret = r.key;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    // node:crypto only here, once per user: loading it costs every guard run a few ms (the MAC below is pure JS)
-    secret = (require('node:crypto') as typeof import('node:crypto')).randomBytes(32);
+  if (!existsSync(file)) {
+    // node:crypto only here, once per user: loading it costs every guard run a few ms (the MAC is pure JS)
+    const secret = (require('node:crypto') as typeof import('node:crypto')).randomBytes(32);
     try {
       writeState(file, secret.toString('hex'), dir, true);
     } catch {
       /* another guard made it first: read theirs */
     }
-    secret = readFileSync(file);
-    if (!wholeKey(secret)) throw new Error(`${file} is not a whole cache key`);
   }
-  return hmacSha256Hex(secret, text);
+  const r = readKey(file);
+  if ('key' in r) return hmacSha256Hex(r.key, text);
+  // a key not written whole (a disk that filled) is made again by the next run that can write it
+  if (r.partial) rmSync(file, { force: true });
+  throw new Error(r.bad);
 }

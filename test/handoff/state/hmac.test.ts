@@ -1,7 +1,7 @@
 // The MAC under this user's key (src/handoff/state/hmac.ts, user-key.ts) against node:crypto, and the config cache's
 // read-only check (userMacIfKeyed) against userMac, which writes the MACs.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,5 +48,11 @@ describe('the config cache check (mac.ts)', () => {
     }
     writeFileSync(key, '09af'.repeat(16));
     expect(userMacIfKeyed(text, env)).toBe(createHmac('sha256', Buffer.from('09af'.repeat(16))).update(text).digest('hex'));
+    // userMac takes a part of a key away (and fails); the next userMac makes a new key
+    writeFileSync(key, 'abc');
+    expect(() => userMac(text, env)).toThrow(/not a whole cache key/);
+    expect(existsSync(key)).toBe(false);
+    expect(userMac(text, env)).toBe(userMacIfKeyed(text, env));
+    expect(userMacIfKeyed(text, env)).not.toBe(mac);
   });
 });
