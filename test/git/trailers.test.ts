@@ -75,10 +75,10 @@ describe('the readers, through it', () => {
   });
 
   it('the secret record: one scan record (two record nothing, SPEC 2), allowed rules in order, keys in any case', () => {
-    expect(secretTrailersOf('s\n\nHandoff-Scanned: p@1\nhandoff-allowed-secret: r1\nHandoff-Allowed-Secret: r2\n')).toEqual({ scanned: 'p@1', allowed: ['r1', 'r2'] });
+    expect(secretTrailersOf('s\n\nHandoff-Scanned: p@1\nhandoff-allowed-secret: r1\nHandoff-Allowed-Secret: r2\n')).toEqual({ problem: null, scanned: 'p@1', allowed: ['r1', 'r2'] });
     // the last value won before; SPEC 2 names each key once, so a second one makes the block name nothing
-    expect(secretTrailersOf('s\n\nHandoff-Scanned: p@1\nHandoff-Scanned: p@2\nHandoff-Allowed-Secret: r1\n')).toEqual({ scanned: null, allowed: [] });
-    expect(secretTrailersOf('Handoff-Scanned: p@1\n')).toEqual({ scanned: null, allowed: [] });
+    expect(secretTrailersOf('s\n\nHandoff-Scanned: p@1\nHandoff-Scanned: p@2\nHandoff-Allowed-Secret: r1\n')).toEqual({ problem: expect.stringMatching(/ambiguous/), scanned: null, allowed: [] });
+    expect(secretTrailersOf('Handoff-Scanned: p@1\n')).toEqual({ problem: null, scanned: null, allowed: [] });
   });
 
   it('the archive mark: the format-1 entry each format-2 entry stands beside', () => {
