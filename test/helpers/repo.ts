@@ -1,6 +1,6 @@
 // Test fixtures: a temporary repository with its own HOME, no system config, and the built CLI to drive it.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
@@ -9,15 +9,50 @@ import { execa, type Result } from 'execa';
 export const ROOT = path.resolve(__dirname, '../..');
 export const BIN = path.join(ROOT, 'bin', 'git-handoff');
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  while (cleanups.length) cleanups.pop()!();
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
 });
 
-/** A fresh directory removed after the test. */
+/**
+ * The processes working in `dir` or below it that this test process did not start itself (a client's hook child can
+ * outlive the client that started it; the servers a test starts are stopped by their own hook).
+ */
+function workingUnder(dir: string): number[] {
+  const pids: number[] = [];
+  let all: string[];
+  try {
+    all = readdirSync('/proc');
+  } catch {
+    return pids;
+  }
+  for (const p of all) {
+    if (!/^\d+$/.test(p) || Number(p) === process.pid) continue;
+    try {
+      const cwd = readlinkSync(`/proc/${p}/cwd`);
+      if (cwd !== dir && !cwd.startsWith(`${dir}/`)) continue;
+      // the parent pid is the field after the command's closing parenthesis and the state
+      const ppid = Number(readFileSync(`/proc/${p}/stat`, 'utf8').replace(/^.*\) \S+ /s, '').split(' ')[0]);
+      if (ppid !== process.pid) pids.push(Number(p));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
+/** A fresh directory removed after the test, once no process works in it (up to 15 s, then they are killed). */
 export function tempDir(prefix = 'gh-test-'): string {
   const d = mkdtempSync(path.join(tmpdir(), prefix));
-  cleanups.push(() => {
+  cleanups.push(async () => {
+    for (let i = 0; i < 150 && workingUnder(d).length; i++) await new Promise((r) => setTimeout(r, 100));
+    for (const pid of workingUnder(d)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
     rmSync(d, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   });
   return d;
