@@ -110,11 +110,10 @@ export const releaseCommand = command({
       return answer(a.json, { session: holder, worktree: repo.worktree, lease: false, paths: [], claims }, `released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
     }
     const r = releaseSession(repo, known, repo.worktree);
-    if (a.json) return printJson({ ...r, claims });
     const lease = r.lease ? 'lease removed' : 'it held no lease here';
     const paths = r.paths.length ? `its claims on ${r.paths.length} path${r.paths.length === 1 ? '' : 's'} dropped` : 'it had no claims on paths';
     const claimed = claims.length ? `; its claims on ${claims.join(' ')} released` : '';
-    process.stdout.write(`released session ${short(known)} in ${r.worktree}: ${lease}; ${paths}${claimed}\n`);
+    answer(a.json, { ...r, claims }, [`released session ${short(known)} in ${r.worktree}: ${lease}; ${paths}${claimed}`]);
   },
 });
 
