@@ -134,10 +134,7 @@ export const claimsCommand = command({
     // a conflict is told for a day after the sync that found it (the table keeps the last 50)
     const shown = conflicts.filter((c) => Date.now() - c.at * 1000 < 86_400_000);
     for (const c of shown.slice(-5)) process.stderr.write(`conflict at sync: session ${c.session}'s offline claim on ${c.paths.join(', ')} lost to session ${c.holder}'s on ${c.holderPaths.join(', ')}\n`);
-    if (claims.length === 0) {
-      process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
-      return;
-    }
+    if (claims.length === 0) return void process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
     const ids = claims.map((c) => c.session);
     const rows = claims.map((c) => [
       ...(branch ? [] : [c.branch]),

@@ -38,10 +38,7 @@ export const sessionsCommand = command({
         })),
       );
     }
-    if (rows.length === 0) {
-      process.stdout.write('no sessions: no lease and nothing in the ledger\n');
-      return;
-    }
+    if (rows.length === 0) return void process.stdout.write('no sessions: no lease and nothing in the ledger\n');
     const ids = [...rows.map((s) => s.session), ...rows.flatMap((s) => [byId.get(s.session)?.from, successorOf(s.session, records)])];
     const body = rows.map((s) => {
       const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
