@@ -20,8 +20,6 @@ await Promise.all([
   build({ ...common, format: 'esm', entryPoints: ['src/config-keys.ts'], outfile: 'dist/config-keys.mjs' }),
   // the environment variables the man page lists (scripts/man.mjs)
   build({ ...common, format: 'esm', entryPoints: ['src/environment.ts'], outfile: 'dist/environment.mjs' }),
-  // the YAML parser apart: only `import` of a frontmatter file loads it, and no other command parses its code
-  build({ ...common, format: 'cjs', stdin: { contents: "module.exports = require('yaml');", resolveDir: '.' }, outfile: 'dist/yaml.cjs', minify: true }),
   // the secret scanner (secretlint): its own file, required only by the paths that scan (src/handoff/secrets/secrets.ts)
   build({
     ...common,

@@ -1,4 +1,2 @@
-// The yaml package, from dist/yaml.cjs beside the bundle (scripts/build.mjs): no other bundle carries the parser's code.
-import path from 'node:path';
-
-export const yamlParser = () => require(path.join(__dirname, 'yaml.cjs')) as typeof import('yaml');
+// The yaml package, evaluated at its first require (import of a frontmatter file, an MCP client's YAML settings).
+export const yamlParser = () => require('yaml') as typeof import('yaml');

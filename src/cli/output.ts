@@ -1,5 +1,5 @@
 // How the CLI prints: JSON or text, aligned tables, relative times, terminal-safe bodies, errors.
-import { HandoffError, toHandoffError } from '../errors';
+import { EXIT, HandoffError, toHandoffError } from '../errors';
 import { COLOR_OFF_VAR } from '../environment';
 import { git } from '../git/run';
 import { escapeJsonControls, stripTerminalControls } from '../terminal-text';
@@ -17,10 +17,23 @@ export function printJson(value: unknown): void {
 /** A warning on stderr (the command goes on). */
 export const warn = (text: string) => process.stderr.write(`git-handoff: warning: ${text}\n`);
 
-/** A command's answer: its data with --json, else its text. */
-export function answer(json: boolean | undefined, data: unknown, text: string): void {
+/** A command's answer: its data with --json, else its text (lines: one each). */
+export function answer(json: boolean | undefined, data: unknown, text: string | string[]): void {
   if (json) printJson(data);
-  else process.stdout.write(text);
+  else process.stdout.write(typeof text === 'string' ? text : text.map((l) => `${l}\n`).join(''));
+}
+
+/** Why a command that printed its answer does not end 0: the exit code and what stderr says (EXIT.ok: a warning only). */
+export type Problem = { code: number; why: string } | undefined | false;
+// the gravest first: a version refused (6) over another writer's change (4) over the host or the network (7)
+const GRAVITY: number[] = [EXIT.integrity, EXIT.concurrent, EXIT.environment];
+
+/** The answer stands; each problem goes to stderr (with --json, the data says it) and the gravest sets the exit code, as `git push` fails on a rejected ref. */
+export function endWith(json: boolean | undefined, problems: Problem[]): void {
+  const found = problems.filter((p) => !!p);
+  if (!json) for (const p of found) process.stderr.write(`git-handoff: ${p.why}\n`);
+  const gravest = GRAVITY.find((code) => found.some((p) => p.code === code));
+  if (gravest !== undefined) process.exitCode = gravest;
 }
 
 // The colours this CLI paints (colors() below): the only escape sequences a terminal is ever sent.

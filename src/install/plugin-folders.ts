@@ -36,7 +36,7 @@ function copyRuntime(root: string, into: string, pkg: Record<string, unknown>): 
     chmodSync(path.join(into, 'bin', f), 0o755);
   }
   mkdirSync(path.join(into, 'dist'), { recursive: true });
-  // every bundle, not a list: some are loaded only on demand (yaml.cjs by import, secrets.cjs by write and push)
+  // every bundle, not a list: some are loaded only on demand (secrets.cjs by write and push)
   for (const f of bundles(root)) copyFileSync(path.join(root, 'dist', f), path.join(into, 'dist', f));
   cpSync(path.join(root, 'git-hooks'), path.join(into, 'git-hooks'), { recursive: true });
   for (const f of ['LICENSE']) if (existsSync(path.join(root, f))) copyFileSync(path.join(root, f), path.join(into, f));

@@ -6,7 +6,7 @@ import { trace } from '../trace';
 import type { RefRecord } from '../git/refs';
 import { trailerBlockLines } from '../git/trailers';
 import type { Repo } from '../git/repo';
-import { claimsRemote, listClaims, type ClaimView } from '../handoff/claims/claims';
+import { claimsRemote, listClaims } from '../handoff/claims/claims';
 import { CLAIMS_PREFIX, readClaimChange, trackingClaimsPrefix } from '../handoff/claims/table';
 import { compareRecord, unchangedSinceCheck } from '../handoff/record/record-check';
 import { listTracked, readRecord, readSeen, RECORD_REF } from '../handoff/store/tx/record';
@@ -33,18 +33,10 @@ const EXPIRING_MS = 15 * 60_000;
 /** Past this many refs written in the last day, takeovers are read from the tips alone (no history walk). */
 const RECENT_WALK_MAX = 200;
 
-interface StatusOptions {
-  all?: boolean;
-  branch?: string;
-  reader?: Reader | null;
-  now?: number;
-}
-
 const iso = (ms: number) => new Date(ms).toISOString();
 
-
 /** Reads the whole status once. Git processes: the listing (list's), the leases, one of claims, notes and their times, and the history of the last day where any ref moved. */
-export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
+export function readStatus(repo: Repo, o: { all?: boolean; branch?: string; reader?: Reader | null; now?: number } = {}): Status {
   const now = o.now ?? Date.now();
   const config = readConfig(repo);
   const { remote } = claimsRemote(repo, config);
@@ -57,7 +49,8 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
   // the leases, the claims tables and the receipts' notes, with their times: one for-each-ref
   const side = repo.keepRefs([LEASE_PREFIX, CLAIMS_PREFIX, ...(remote ? [trackingClaimsPrefix(remote)] : []), NOTES_REF]);
   const { claims: views, conflicts } = listClaims(repo, { branch, nowMs: now, remote });
-  const claims = views.map(claimOf);
+  // a claim's times ISO 8601, without what only its holder's process checks
+  const claims = views.map(({ ttl: _ttl, pid: _pid, pidStart: _start, ...c }): StatusClaim => ({ ...c, since: iso(c.since * 1000), expires: iso(c.expires * 1000) }));
   const reader = o.reader ?? null;
   const handoffs = withReceipts(repo, rows, reader, side.find((r) => r.ref === NOTES_REF)?.oid ?? null);
   trace('status claims and receipts');
@@ -99,11 +92,6 @@ export function readStatus(repo: Repo, o: StatusOptions = {}): Status {
     claims,
     attention,
   };
-}
-
-/** A claim as status shows it: its times ISO 8601, without what only its holder's process checks. */
-function claimOf({ ttl: _ttl, pid: _pid, pidStart: _start, ...c }: ClaimView): StatusClaim {
-  return { ...c, since: iso(c.since * 1000), expires: iso(c.expires * 1000) };
 }
 
 /** Each row with whether it is addressed to the caller and unread by it (the notes read only when some row is for it). */

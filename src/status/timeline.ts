@@ -17,13 +17,6 @@ export type TimelineVersion = ReturnType<typeof logVersions>[number] & { where: 
 export type Timeline = ReturnType<typeof readTimeline>;
 /** One version opened; a body is null over the 1 MiB limit. */
 export type VersionView = NonNullable<ReturnType<typeof readVersion>>;
-interface TimelineSession {
-  session: string;
-  client: string | null;
-  first: string;
-  last: string;
-  versions: number;
-}
 
 /** The versions of the checked-out branch's handoffs (`all`: every branch's), newest first: one `git log` over this clone's refs, one over the remote's copies. */
 export function readTimeline(repo: Repo, every: boolean) {
@@ -47,13 +40,13 @@ export function readTimeline(repo: Repo, every: boolean) {
   for (const [remote, refs] of remotes) walk(refs, remote);
   const versions = [...byOid.values()].sort((a, b) => b.time.localeCompare(a.time) || a.oid.localeCompare(b.oid));
   const shown = versions.slice(0, TIMELINE_MAX);
-  const sessions = new Map<string, TimelineSession>();
+  // newest first: a session's first version seen is its last, each next one its earliest so far
+  const sessions = new Map<string, { session: string; client: string | null; first: string; last: string; versions: number }>();
   for (const v of shown) {
     const id = v.session ?? '?';
     const s = sessions.get(id) ?? { session: id, client: v.client, first: v.time, last: v.time, versions: 0 };
     s.versions++;
-    if (v.time < s.first) s.first = v.time;
-    if (v.time > s.last) s.last = v.time;
+    s.first = v.time;
     s.client ??= v.client;
     sessions.set(id, s);
   }

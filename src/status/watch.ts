@@ -13,15 +13,11 @@ export const TICK_MS = 30_000;
 // files the reads of the view write themselves (caches, the record check's note, temporary files): no change of state
 const OWN_WRITES = /(^|\/)(listing|record-seen\.json|versions\.json|witness\.json|guard\.log(\.1)?|guard-config\.json)$|\.tmp$|\.lock$/;
 
-interface StoreWatch {
-  close(): void;
-}
-
 /**
  * Calls `onChange(why)` when a ref or the local state of `repo` changes (`ref` or `state`), or every TICK_MS
  * (`tick`); never more often than once per MIN_INTERVAL_MS, and never while a call is running. `close` stops it all.
  */
-export function watchStore(repo: Pick<Repo, 'commonDir' | 'gitDir'>, onChange: (why: 'ref' | 'state' | 'tick') => void | Promise<void>): StoreWatch {
+export function watchStore(repo: Pick<Repo, 'commonDir' | 'gitDir'>, onChange: (why: 'ref' | 'state' | 'tick') => void | Promise<void>): { close(): void } {
   const watchers = new Map<string, FSWatcher>();
   let closed = false;
   let pending: 'ref' | 'state' | 'tick' | null = null;

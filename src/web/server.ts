@@ -14,8 +14,8 @@ interface WebSource {
   timeline(all: boolean): unknown;
   /** null: no such handoff version */
   version(oid: string): unknown | null;
-  /** calls `changed` whenever the refs or the local state change; returns the stop */
-  watch(changed: (why: string) => void): () => void;
+  /** calls `changed` whenever the refs or the local state change, until closed */
+  watch(changed: (why: string) => void): { close(): void };
 }
 
 /** The page's files, bundled (scripts/build.mjs): nothing is loaded from the network. */
@@ -143,7 +143,7 @@ export function startWeb(o: WebOptions) {
   };
 
   const server = createServer(handle);
-  let stopWatch: (() => void) | null = null;
+  let watching: { close(): void } | null = null;
   const keepalive = setInterval(() => {
     for (const r of streams) r.write(': keep-alive\n\n');
   }, KEEPALIVE_MS);
@@ -156,7 +156,7 @@ export function startWeb(o: WebOptions) {
     });
     server.listen(o.port, LOOPBACK, () => {
       port = (server.address() as AddressInfo).port;
-      stopWatch = o.source.watch((why) => {
+      watching = o.source.watch((why) => {
         const line = `event: change\ndata: ${JSON.stringify({ why, at: new Date().toISOString() })}\n\n`;
         for (const r of streams) r.write(line);
       });
@@ -171,7 +171,7 @@ export function startWeb(o: WebOptions) {
         },
         close: () =>
           new Promise<void>((done) => {
-            stopWatch?.();
+            watching?.close();
             clearInterval(keepalive);
             server.close(() => done());
             // the event streams and kept-alive connections too: close waits for none of them

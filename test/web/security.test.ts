@@ -166,7 +166,7 @@ describe('web: security', () => {
     expect(handoffProcessesIn(repo.dir)).toEqual([]);
     // the server itself refuses a non-loopback address before it listens
     const { startWeb: serve } = require(path.join(ROOT, 'dist', 'web.cjs'));
-    const noop = { status: () => ({}), timeline: () => ({}), version: () => null, watch: () => () => {} };
+    const noop = { status: () => ({}), timeline: () => ({}), version: () => null, watch: () => ({ close: () => {} }) };
     await expect(serve({ host: '0.0.0.0', port: 0, token: 'x', title: 't', source: noop, assets: { js: '', css: '' } })).rejects.toThrow(/127\.0\.0\.1 only/);
     // a one-time code is short-lived: past its time it opens nothing
     const web = await serve({ host: '127.0.0.1', port: 0, token: 'x'.repeat(32), title: 't', source: noop, assets: { js: '', css: '' }, codeTtlMs: 20 });

@@ -14,7 +14,7 @@ import { describeProcess, readSessionProcesses, type ClientProcess } from '../..
 import { requireSession, short } from '../../handoff/state/session';
 import { resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
-import { printJson, table, warn } from '../output';
+import { answer, printJson, table, warn } from '../output';
 import { ALL, BRANCH, CLAIM_SPEC, withOptions, withSpec } from '../spec';
 import { onlyOwnSession } from '../person-only';
 
@@ -134,10 +134,7 @@ export const claimsCommand = command({
     // a conflict is told for a day after the sync that found it (the table keeps the last 50)
     const shown = conflicts.filter((c) => Date.now() - c.at * 1000 < 86_400_000);
     for (const c of shown.slice(-5)) process.stderr.write(`conflict at sync: session ${c.session}'s offline claim on ${c.paths.join(', ')} lost to session ${c.holder}'s on ${c.holderPaths.join(', ')}\n`);
-    if (claims.length === 0) {
-      process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
-      return;
-    }
+    if (claims.length === 0) return void process.stdout.write(`no live claims${branch ? ` on ${branch}` : ''}\n`);
     const ids = claims.map((c) => c.session);
     const rows = claims.map((c) => [
       ...(branch ? [] : [c.branch]),
@@ -162,7 +159,7 @@ export async function releaseClaims(a: { paths?: string[]; session?: string; bra
   const specs = a.paths?.length ? specsOf(repo, a.paths) : null;
   const r = await changeClaims(repo, branch, session.id, releaseMutation(branch, session.id, specs));
   (r.outside ?? []).forEach(warn);
-  if (a.json) return printJson({ branch, session: session.id, released: r.result.released, published: r.published });
   const paths = r.result.released.flatMap((x) => x.paths);
-  process.stdout.write(`${paths.length ? `released ${paths.join(' ')} on ${branch}; ${publishedLine(r.published)}` : `session ${session.id} holds no claims on ${branch}: nothing to release`}\n`);
+  const text = paths.length ? `released ${paths.join(' ')} on ${branch}; ${publishedLine(r.published)}` : `session ${session.id} holds no claims on ${branch}: nothing to release`;
+  answer(a.json, { branch, session: session.id, released: r.result.released, published: r.published }, [text]);
 }

@@ -46,10 +46,7 @@ export const editCommand = command({
       );
     }
     const body = editText(repo, v.body, `git handoff write ${target} -F`);
-    if (body === v.body) {
-      process.stdout.write(`no change: ${a.topic} stays at ${v.oid.slice(0, 7)}\n`);
-      return;
-    }
+    if (body === v.body) return void process.stdout.write(`no change: ${a.topic} stays at ${v.oid.slice(0, 7)}\n`);
     if (!body.trim()) {
       throw new HandoffError('usage', 'body-empty', `the body was left empty, so nothing was written (${a.topic} stays at ${v.oid.slice(0, 7)}); to finish with it: git handoff archive ${a.topic}`);
     }

@@ -6,7 +6,7 @@ import { pruneRemote } from '../../sync/prune';
 import { rejectionError } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
 import { command } from '../context';
-import { printJson } from '../output';
+import { answer, endWith } from '../output';
 
 const days = (ms: number) => (ms % 86_400_000 === 0 ? `${ms / 86_400_000} days` : `${Math.round(ms / 3_600_000)} hours`);
 const policy = (r: Retention | null) => (r ? `older than ${days(r.ageMs)}, past the newest ${r.keep} of their topic` : 'none: handoff.archiveRetention is off');
@@ -31,22 +31,16 @@ export const gcCommand = command({
     const here = pruneArchive(repo, { dryRun });
     const remote = a.remote === undefined || a.remote === false ? null : resolveRemote(repo, typeof a.remote === 'string' ? a.remote : undefined);
     const there = remote ? pruneRemote(repo, remote, { dryRun }) : null;
-    if (a.json) printJson({ dryRun, retention: here.retention, pruned: here.pruned, kept: here.kept, remote: there });
-    else {
-      const verb = dryRun ? 'would prune' : 'pruned';
-      const out = [`archive retention: ${policy(here.retention)}`, `${verb} ${here.pruned.length} archive entr${here.pruned.length === 1 ? 'y' : 'ies'} here (${here.kept} kept)`];
-      for (const ref of here.pruned) out.push(`  ${ref}`);
-      if (there) {
-        const done = dryRun ? there.updates : there.updates.filter((u) => u.status === 'pushed');
-        out.push(`${verb} ${done.length} on ${there.remote}`);
-        for (const u of done) out.push(`  ${u.ref}`);
-      }
-      process.stdout.write(out.join('\n') + '\n');
-    }
+    const verb = dryRun ? 'would prune' : 'pruned';
+    const done = !there ? [] : dryRun ? there.updates : there.updates.filter((u) => u.status === 'pushed');
+    answer(a.json, { dryRun, retention: here.retention, pruned: here.pruned, kept: here.kept, remote: there }, [
+      `archive retention: ${policy(here.retention)}`,
+      `${verb} ${here.pruned.length} archive entr${here.pruned.length === 1 ? 'y' : 'ies'} here (${here.kept} kept)`,
+      ...here.pruned.map((ref) => `  ${ref}`),
+      ...(there ? [`${verb} ${done.length} on ${there.remote}`, ...done.map((u) => `  ${u.ref}`)] : []),
+    ]);
     if (there?.rejected.length) throw rejectionError(there);
-    if (there?.stopped) {
-      process.exitCode = EXIT.environment;
-      process.stderr.write(`git-handoff: ${there.remote} stopped the pruning (${there.stopped.reason}); \`git handoff gc --remote\` continues\n`);
-    }
+    const stopped = there?.stopped && { code: EXIT.environment, why: `${there.remote} stopped the pruning (${there.stopped.reason}); \`git handoff gc --remote\` continues` };
+    endWith(a.json, [stopped]);
   },
 });

@@ -22,7 +22,7 @@ import { doctorFormat } from '../../handoff/store/format';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
 import type { DoctorItem, InstallOptions } from '../../wiring';
 import { command, type GlobalArgs } from '../context';
-import { printJson, table } from '../output';
+import { answer, table } from '../output';
 import { personOnly } from '../person-only';
 import { ALL_RECORDS, PLUGIN_AGENTS, pluginOf } from '../../clients/records';
 import { wrapWords } from '../../terminal-text';
@@ -173,8 +173,7 @@ function report(a: Args, msgs: string[]): void {
     if (!a.quiet) for (const m of msgs) process.stderr.write(`${m}\n`);
     return;
   }
-  if (a.json) return printJson({ actions: msgs });
-  for (const m of msgs) process.stdout.write(`${m}\n`);
+  answer(a.json, { actions: msgs }, msgs);
 }
 
 /** The file a report line names (`<file>: wired …`) that standard output is, if any. */
@@ -253,8 +252,8 @@ export const doctorCommand = command({
     ];
     const bad = items.some((i) => i.status === 'broken');
     const protections = doctorProtections(repo, items, !!a.allClients);
-    if (a.json) printJson({ ok: !bad, items, protections: protections.map((row) => Object.fromEntries(PROTECTION_HEADER.map((h, n) => [h, row[n]]))) });
-    else process.stdout.write(table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n' + protectionSection(repo, protections, !!a.allClients));
+    const data = { ok: !bad, items, protections: protections.map((row) => Object.fromEntries(PROTECTION_HEADER.map((h, n) => [h, row[n]]))) };
+    answer(a.json, data, table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n' + protectionSection(repo, protections, !!a.allClients));
     if (bad) process.exitCode = 1;
   },
 });

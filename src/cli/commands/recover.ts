@@ -1,13 +1,13 @@
 // `git handoff recover [ref…] [--scan] [--from R]`: puts back what the loss record says was lost (src/handoff/record/recover.ts);
 // --from first takes this clone's record back from a handoff remote (src/sync/record-remote.ts).
-import { HandoffError } from '../../errors';
+import { EXIT, HandoffError } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { recover, recoverScan, type RecoverResult } from '../../handoff/record/recover';
 import { recoverFrom } from '../../sync/record-remote';
 import { resolveRemote } from '../../sync/remote';
 import type { Repo } from '../../git/repo';
 import { command } from '../context';
-import { printJson } from '../output';
+import { answer, endWith } from '../output';
 import { personOnly } from '../person-only';
 
 /**
@@ -58,20 +58,17 @@ export const recoverCommand = command({
     const r = recover(repo, { refs: a.ref });
     const actions = [...(scanned?.actions ?? []), ...r.actions];
     const result = { problem: r.problem ?? scanned?.problem ?? null, actions, left: r.left, ...(from ? { from } : {}) };
-    if (a.json) printJson(result);
-    else {
-      const lines = actions.map((x) => `${x.action}: ${x.message}`);
-      if (result.problem) lines.unshift(`the loss record: ${result.problem}`);
-      if (from) lines.unshift(from.message ?? (from.ref ? `${from.remote}'s ${from.ref} holds nothing this clone's record does not` : `${from.remote} holds no loss record of this clone (nor of one clone whose place is gone): nothing taken from it`));
-      if (lines.length === 0) lines.push(r.left.length ? '' : 'nothing lost: every recorded handoff, archive entry and receipt is in place');
-      for (const l of r.left) if (!actions.some((x) => x.ref === l.ref)) lines.push(`left: ${l.detail}`);
-      process.stdout.write(lines.filter(Boolean).join('\n') + '\n');
-    }
+    const lines = actions.map((x) => `${x.action}: ${x.message}`);
+    if (result.problem) lines.unshift(`the loss record: ${result.problem}`);
+    if (from) lines.unshift(from.message ?? (from.ref ? `${from.remote}'s ${from.ref} holds nothing this clone's record does not` : `${from.remote} holds no loss record of this clone (nor of one clone whose place is gone): nothing taken from it`));
+    if (lines.length === 0 && !r.left.length) lines.push('nothing lost: every recorded handoff, archive entry and receipt is in place');
+    for (const l of r.left) if (!actions.some((x) => x.ref === l.ref)) lines.push(`left: ${l.detail}`);
+    answer(a.json, result, lines);
     // exit 6 when a loss is left, or the record claimed a version that was not trusted (see the lines above)
     const refused = actions.filter((x) => x.action === 'refused').length;
-    if (r.left.length || refused) {
-      if (a.json) process.exitCode = 6;
-      else throw new HandoffError('integrity', 'not-recovered', r.left.length ? `${r.left.length} loss${r.left.length === 1 ? '' : 'es'} could not be restored (see above)` : `the record claimed ${refused} version${refused === 1 ? '' : 's'} that ${refused === 1 ? 'was' : 'were'} not trusted (see above); the refs stay as they are`, { left: r.left });
-    }
+    const why = r.left.length
+      ? `${r.left.length} loss${r.left.length === 1 ? '' : 'es'} could not be restored (see above)`
+      : `the record claimed ${refused} version${refused === 1 ? '' : 's'} that ${refused === 1 ? 'was' : 'were'} not trusted (see above); the refs stay as they are`;
+    endWith(a.json, [(r.left.length > 0 || refused > 0) && { code: EXIT.integrity, why }]);
   },
 });

@@ -38,10 +38,7 @@ export const sessionsCommand = command({
         })),
       );
     }
-    if (rows.length === 0) {
-      process.stdout.write('no sessions: no lease and nothing in the ledger\n');
-      return;
-    }
+    if (rows.length === 0) return void process.stdout.write('no sessions: no lease and nothing in the ledger\n');
     const ids = [...rows.map((s) => s.session), ...rows.flatMap((s) => [byId.get(s.session)?.from, successorOf(s.session, records)])];
     const body = rows.map((s) => {
       const seen = Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0);
@@ -102,41 +99,30 @@ export const releaseCommand = command({
       known = e as HandoffError;
     }
     // a session that holds nothing here but claims on the branch is known by them, by the same unique start
-    const branch = claimsBranch(repo, a.branch);
+    let branch: string | null = null;
+    try {
+      branch = resolveBranch(repo, a.branch);
+    } catch {
+      // the branch cannot be told: no claims are released
+    }
     const holder = typeof known === 'string' ? known : claimHolder(repo, id, branch);
-    const claims = await releaseAllClaims(repo, holder, branch);
+    const released = branch !== null && repo.readRef(claimsRef(branch)) ? await changeClaims(repo, branch, holder, releaseMutation(branch, holder, null)) : null;
+    const claims = released?.result.released.flatMap((x) => x.paths) ?? [];
     if (typeof known !== 'string') {
       if (claims.length === 0) throw known;
       return answer(a.json, { session: holder, worktree: repo.worktree, lease: false, paths: [], claims }, `released session ${short(holder)}'s claims on ${claims.join(' ')}\n`);
     }
     const r = releaseSession(repo, known, repo.worktree);
-    if (a.json) return printJson({ ...r, claims });
     const lease = r.lease ? 'lease removed' : 'it held no lease here';
     const paths = r.paths.length ? `its claims on ${r.paths.length} path${r.paths.length === 1 ? '' : 's'} dropped` : 'it had no claims on paths';
     const claimed = claims.length ? `; its claims on ${claims.join(' ')} released` : '';
-    process.stdout.write(`released session ${short(known)} in ${r.worktree}: ${lease}; ${paths}${claimed}\n`);
+    answer(a.json, { ...r, claims }, [`released session ${short(known)} in ${r.worktree}: ${lease}; ${paths}${claimed}`]);
   },
 });
-
-/** The branch of the claims release gives back (--branch, else the checked-out one); null when it cannot be told. */
-function claimsBranch(repo: Repo, branchFlag: string | undefined): string | null {
-  try {
-    return resolveBranch(repo, branchFlag);
-  } catch {
-    return null;
-  }
-}
 
 /** The one session holding claims on the branch whose id is `id` or starts with it (8 characters or more); else `id`. */
 function claimHolder(repo: Repo, id: string, branch: string | null): string {
   if (branch === null || id.length < MIN_PREFIX) return id;
   const holders = [...new Set(listClaims(repo, { branch }).claims.map((c) => c.session).filter((s) => s.startsWith(id)))];
   return holders.length === 1 ? holders[0] : id;
-}
-
-/** Every claim the session holds on the branch, released (the paths); none when the branch cannot be told. */
-async function releaseAllClaims(repo: Repo, session: string, branch: string | null): Promise<string[]> {
-  if (branch === null || !repo.readRef(claimsRef(branch))) return [];
-  const r = await changeClaims(repo, branch, session, releaseMutation(branch, session, null));
-  return r.result.released.flatMap((x) => x.paths);
 }

@@ -31,14 +31,10 @@ export const statusCommand = command({
     const reader = readerFor(repo, a);
     // opened again at each read of a watch: a branch switched meanwhile is the one shown
     const read = () => readStatus(a.watch ? openRepo() : repo, { all: a.all, branch: a.branch, reader });
-    if (!a.watch) {
-      const s = read();
-      // one line: the call an agent makes to orient, read whole (a third fewer bytes than indented, and as --watch prints it)
-      if (a.json) return void process.stdout.write(jsonLine(s) + '\n');
-      process.stdout.write(renderStatus(s) + '\n');
-      return;
-    }
-    await watchStatus(repo, read, !!a.json);
+    if (a.watch) return watchStatus(repo, read, !!a.json);
+    const s = read();
+    // --json on one line: the call an agent makes to orient, read whole (a third fewer bytes than indented, and as --watch prints it)
+    process.stdout.write(`${a.json ? jsonLine(s) : renderStatus(s)}\n`);
   },
 });
 

@@ -19,11 +19,10 @@ import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { branchFlag, KEEPS, resolveDivergence, resolveStep } from '../../sync/resolve';
 import { command, type GlobalArgs } from '../context';
-import { answer, printJson, warn } from '../output';
+import { answer, endWith, type Problem, warn } from '../output';
 import { BRANCH, PERSON, SESSION, withOptions } from '../spec';
 
 const progressOf = (a: GlobalArgs) => (a.json || a.quiet || !process.stderr.isTTY ? undefined : (line: string) => process.stderr.write(`${line}…\n`));
-const say = (line: string) => process.stdout.write(`${line}\n`);
 const syncNext = (remote: string) => `next: \`git handoff sync ${remote}\` pushes it (a fast-forward for every clone)\n`;
 /** `<branch>/<topic>[/<stamp>]` with the branch as people name it (feature/login, not feature%2Flogin). */
 const label = (ref: string) => {
@@ -75,19 +74,6 @@ function describePush(repo: Repo, r: PushResult): string[] {
     );
   }
   return lines;
-}
-
-/** Why a fetch, push or sync does not end 0: the exit code and what stderr says (EXIT.ok: a warning only). */
-type Problem = { code: number; why: string } | undefined;
-// the gravest first: a version refused (6) over another writer's change (4) over the host or the network (7)
-const GRAVITY: number[] = [EXIT.integrity, EXIT.concurrent, EXIT.environment];
-
-/** The command's output stands, then each problem goes to stderr (with --json, the data says it) and the gravest sets the exit code, as `git push` fails on a rejected ref. */
-function endWith(a: GlobalArgs, problems: Problem[]): void {
-  const found = problems.filter((p) => p !== undefined);
-  if (!a.json) for (const p of found) process.stderr.write(`git-handoff: ${p.why}\n`);
-  const gravest = GRAVITY.find((code) => found.some((p) => p.code === code));
-  if (gravest !== undefined) process.exitCode = gravest;
 }
 
 /** Diverged handoffs the push left out (SPEC 4: another writer got there first), and how to resolve each. */
@@ -183,9 +169,8 @@ export const fetchCommand = command({
   handler: (a) => {
     const repo = openRepo();
     const r = fetchAndMerge(repo, resolveRemote(repo, a.remote), progressOf(a)).result;
-    if (a.json) printJson(r);
-    else for (const l of describeFetch(repo, r)) say(l);
-    endWith(a, [refused(repo, refusedOf(r.handoffs), r.remote) ?? lostRace(r)]);
+    answer(a.json, r, describeFetch(repo, r));
+    endWith(a.json, [refused(repo, refusedOf(r.handoffs), r.remote) ?? lostRace(r)]);
   },
 });
 
@@ -196,9 +181,8 @@ export const pushCommand = command({
   handler: async (a) => {
     const repo = openRepo();
     const r = await runPush(repo, resolveRemote(repo, a.remote), a);
-    if (a.json) printJson(r);
-    else for (const l of describePush(repo, r)) say(l);
-    endWith(a, [stopped(r), leftOut(repo, r)]);
+    answer(a.json, r, describePush(repo, r));
+    endWith(a.json, [stopped(r), leftOut(repo, r)]);
   },
 });
 
@@ -257,9 +241,8 @@ export const syncCommand = command({
     // claims made offline are published now (a push only for a table changed offline); a claim that lost to a
     // published one is told here and to its holder (SPEC 10)
     const claims = await (await import('../../handoff/claims/sync')).syncClaimsReport(repo, remote, config);
-    if (a.json) printJson({ remote, fetch: fetched, push: pushed, claims: claims.json });
-    else for (const l of [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]) say(l);
+    answer(a.json, { remote, fetch: fetched, push: pushed, claims: claims.json }, [...describeFetch(repo, fetched), ...describePush(repo, pushed), ...claims.lines]);
     claims.warnings.forEach(warn);
-    endWith(a, [recordRefused(pushed), stopped(pushed), lostRace(fetched), leftOut(repo, pushed), unpublished(claims.unpublished, remote)]);
+    endWith(a.json, [recordRefused(pushed), stopped(pushed), lostRace(fetched), leftOut(repo, pushed), unpublished(claims.unpublished, remote)]);
   },
 });

@@ -65,10 +65,7 @@ export const webCommand = command({
           status: (all) => readStatus(openRepo(), { all, reader }),
           timeline: (all) => readTimeline(openRepo(), all),
           version: (oid) => readVersion(openRepo(), oid),
-          watch: (changed) => {
-            const w = watchStore(repo, (why) => changed(why));
-            return () => w.close();
-          },
+          watch: (changed) => watchStore(repo, changed),
         },
       });
     } catch (e) {
