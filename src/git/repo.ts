@@ -7,7 +7,7 @@ import { readTextOr } from '../read-file';
 import { trace } from '../trace';
 import { countLooseCommits } from './loose';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
-import { parseConfigFile } from './config-read';
+import { configFile, parseConfigFile } from './config-read';
 import { objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
 import { lockFileNamed } from './messages';
 import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
@@ -45,8 +45,8 @@ export function openRepo(start: string = process.cwd()): Repo {
     bare,
     objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1',
     branch: readHeadBranch(gitDir),
-    // the config text discovery read already (the plain case), else one file read: never a git process
-    storeFormat: storeFormatOf(found ? found.config : (readTextOr(path.join(commonDir, 'config')) ?? '')),
+    // the file discovery read already (config-read.ts reads a file once while it is unchanged): never a git process
+    storeFormat: storeFormatAt(commonDir),
     plain: !!found,
   });
   formatGate?.(repo);
@@ -70,6 +70,8 @@ export function storeFormatOf(text: string): number | null {
   return values.length ? (parseSetting('formatVersion', [values[values.length - 1][1]]) ?? Number.MAX_SAFE_INTEGER) : null;
 }
 
+const storeFormatAt = (commonDir: string): number | null => storeFormatOf(configFile(path.join(commonDir, 'config')).text ?? '');
+
 // Anything here changes where git looks for the repository or how it reads it: git itself answers then.
 const DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT'];
 // Repository configuration that moves the worktree, makes it bare, includes other files, or names extensions
@@ -90,7 +92,7 @@ const statOf = (p: string): Stats | null => {
  * no extensions), with no GIT_* variable that changes discovery. Null for everything else (a bare repository,
  * the inside of a git dir, a filesystem boundary, SHA-256, another owner, GIT_DIR…): `git rev-parse` answers.
  */
-function discoverPlain(start: string): { gitDir: string; commonDir: string; top: string; config: string } | null {
+function discoverPlain(start: string): { gitDir: string; commonDir: string; top: string } | null {
   if (DISCOVERY_ENV.some((k) => process.env[k] !== undefined)) return null;
   const me = process.geteuid?.();
   if (me === undefined || (me === 0 && process.env.SUDO_UID !== undefined)) return null;
@@ -117,7 +119,7 @@ function discoverPlain(start: string): { gitDir: string; commonDir: string; top:
   }
 }
 
-function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: number): { gitDir: string; commonDir: string; top: string; config: string } | null {
+function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: number): { gitDir: string; commonDir: string; top: string } | null {
   try {
     let gitDir = dotGit;
     let commonDir = dotGit;
@@ -130,9 +132,9 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
     }
     if (topStat.uid !== me || statSync(gitDir).uid !== me) return null;
     if (!statOf(path.join(gitDir, 'HEAD'))?.isFile() || !statOf(path.join(commonDir, 'objects'))?.isDirectory()) return null;
-    const config = readFileSync(path.join(commonDir, 'config'), 'utf8');
-    if (UNPLAIN_CONFIG.test(config)) return null;
-    return { gitDir, commonDir, top, config };
+    const config = configFile(path.join(commonDir, 'config')).text;
+    if (config === null || UNPLAIN_CONFIG.test(config)) return null;
+    return { gitDir, commonDir, top };
   } catch {
     return null;
   }
@@ -494,7 +496,7 @@ class GitRepo implements Repo {
     return { ok: r.status === 0, locked: /could not lock config file/i.test(r.stderr) };
   }
   readStoreFormat() {
-    return storeFormatOf(readTextOr(path.join(this.commonDir, 'config')) ?? '');
+    return storeFormatAt(this.commonDir);
   }
   remoteNames = () => remoteNames(this);
   remoteUrl(remote: string, o: { push?: boolean } = {}) {
