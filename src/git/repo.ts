@@ -14,7 +14,7 @@ import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CasOutcome, type CommitTrailers, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CasOutcome, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -325,21 +325,16 @@ class GitRepo implements Repo {
     return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
   }
   readCommitTrailers(oids: string[]) {
-    const out = new Map<string, CommitTrailers>();
-    if (oids.length === 0) return out;
-    const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
-    for (const [oid, parents, block] of rowsOf(r.stdout, 3)) {
-      if (!/^[0-9a-f]+$/.test(oid)) throw new HandoffError('integrity', 'unreadable-commits', `git log printed a record that does not parse (${JSON.stringify(oid.slice(0, 80))})`);
-      out.set(oid, { parents: parents ? parents.split(' ') : [], trailers: trailerBlockLines(block) });
-    }
-    return out;
+    return new Map(this.describeCommits(oids).map((c) => [c.oid, c]));
   }
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
     const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%T%x00%ct%x00%s%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
-    return rowsOf(r.stdout, 6)
-      .filter(([oid]) => /^[0-9a-f]+$/.test(oid))
-      .map(([oid, parents, tree, ct, subject, block]) => ({ oid, parents: parents ? parents.split(' ') : [], tree, time: Number(ct) || 0, subject, trailers: trailerBlockLines(block) }));
+    return rowsOf(r.stdout, 6).map(([oid, parents, tree, ct, subject, block]) => {
+      // NUL separates fields and git never prints one from a message: a record out of step is a broken read, not data
+      if (!/^[0-9a-f]+$/.test(oid)) throw new HandoffError('integrity', 'unreadable-commits', `git log printed a record that does not parse (${JSON.stringify(oid.slice(0, 80))})`);
+      return { oid, parents: parents ? parents.split(' ') : [], tree, time: Number(ct) || 0, subject, trailers: trailerBlockLines(block) };
+    });
   }
   readTree(treeish: string): TreeEntry[] {
     return treeEntries(this.out(['ls-tree', '-z', treeish]));
@@ -361,11 +356,7 @@ class GitRepo implements Repo {
 
   // ---- history
   isAncestor(a: string, b: string) {
-    return this.ancestry(a, b) === 'ancestor';
-  }
-  ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string } {
-    const r = this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true });
-    return r.status === 0 ? 'ancestor' : r.status === 1 ? 'not' : { problem: r.stderr.trim() };
+    return this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
   }
   mergeBase(a: string, b: string) {
     const r = this.git(['merge-base', a, b], { allowFail: true });

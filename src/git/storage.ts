@@ -208,8 +208,6 @@ export interface Storage extends RepoPlace {
 
   // ---- history
   isAncestor(a: string, b: string): boolean;
-  /** isAncestor that tells a missing object (`problem`: git's words) from a commit that is not an ancestor. */
-  ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string };
   mergeBase(a: string, b: string): string | null;
   /** Those of `oids` no other of them reaches (`merge-base --independent`). */
   independent(oids: string[]): string[];
