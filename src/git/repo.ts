@@ -3,7 +3,7 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
-import { readTextOr } from '../read-file';
+import { readTextOr, statOr } from '../read-file';
 import { trace } from '../trace';
 import { countLooseCommits } from './loose';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
@@ -78,14 +78,6 @@ const DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILIN
 // (the object format among them): git itself answers then.
 const UNPLAIN_CONFIG = /^\s*\[\s*(extensions|include|includeif)\b|^\s*worktree\s*=|^\s*bare\s*=\s*(true|yes|on|1)\s*$|^\s*repositoryformatversion\s*=\s*([2-9]|1\d)/im;
 
-const statOf = (p: string): Stats | null => {
-  try {
-    return statSync(p, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
-};
-
 /**
  * The plain case, found without starting git: a worktree (or linked worktree) found by walking up for `.git`,
  * owned by this user, whose repository configuration is plain (sha1, no core.worktree, not bare, no includes,
@@ -102,17 +94,17 @@ function discoverPlain(start: string): { gitDir: string; commonDir: string; top:
   } catch {
     return null;
   }
-  let here = statOf(dir);
+  let here = statOr(dir);
   for (;;) {
     if (!here) return null;
     const dotGit = path.join(dir, '.git');
-    const st = statOf(dotGit);
+    const st = statOr(dotGit);
     if (st) return st.isDirectory() || st.isFile() ? plainRepo(dir, dotGit, st, here, me) : null;
     // a directory that is itself a git dir (bare, or inside .git): git's own rules
-    if (statOf(path.join(dir, 'HEAD')) && statOf(path.join(dir, 'objects'))) return null;
+    if (statOr(path.join(dir, 'HEAD')) && statOr(path.join(dir, 'objects'))) return null;
     const up = path.dirname(dir);
     if (up === dir) return null;
-    const above = statOf(up);
+    const above = statOr(up);
     if (!above || above.dev !== here.dev) return null;
     dir = up;
     here = above;
@@ -131,7 +123,7 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
       commonDir = common ? realpathSync.native(path.resolve(gitDir, common)) : gitDir;
     }
     if (topStat.uid !== me || statSync(gitDir).uid !== me) return null;
-    if (!statOf(path.join(gitDir, 'HEAD'))?.isFile() || !statOf(path.join(commonDir, 'objects'))?.isDirectory()) return null;
+    if (!statOr(path.join(gitDir, 'HEAD'))?.isFile() || !statOr(path.join(commonDir, 'objects'))?.isDirectory()) return null;
     const config = configFile(path.join(commonDir, 'config')).text;
     if (config === null || UNPLAIN_CONFIG.test(config)) return null;
     return { gitDir, commonDir, top };
