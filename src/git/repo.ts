@@ -8,7 +8,7 @@ import { trace } from '../trace';
 import { countLooseCommits } from './loose';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
 import { configFile, parseConfigFile } from './config-read';
-import { objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
+import { batchCheck, objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlobs, writeCommit, writeObject, writeTree, writeTreeWithPaths } from './objects';
 import { lockFileNamed } from './messages';
 import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { rowsOf } from './trailer-reads';
@@ -311,9 +311,7 @@ class GitRepo implements Repo {
   }
   objectSizes = (specs: string[]) => objectSizes(this, specs);
   objectIds(specs: string[]) {
-    if (specs.length === 0) return [];
-    const r = this.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.map((s) => `${s}\n`).join(''), allowFail: true });
-    const answers = r.stdout.split('\n');
+    const answers = batchCheck(this, specs, '%(objectname)');
     return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
   }
   readCommitTrailers(oids: string[]) {
@@ -338,12 +336,12 @@ class GitRepo implements Repo {
   blobId(content: string) {
     return this.out(['hash-object', '--stdin'], { input: content });
   }
-  writeBlob = (content: string) => writeBlob(this, content);
+  writeBlob = (content: string) => writeObject(this, content);
   writeBlobs = (contents: string[]) => writeBlobs(this, contents);
   writeTree = (entries: Array<{ name: string; oid: string; mode?: string; type?: string }>) => writeTree(this, entries);
   writeTreeWithPaths = (base: string | null, entries: Array<{ path: string; oid: string }>) => writeTreeWithPaths(this, base, entries);
   [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }) {
-    return 'raw' in c ? writeRawCommit(this, c.raw) : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
+    return 'raw' in c ? writeObject(this, c.raw, 'commit') : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
   }
 
   // ---- history
