@@ -1,5 +1,5 @@
-// A file that may be missing or unreadable: its text, its JSON or its real path, else what the caller goes on with.
-import { readFileSync, realpathSync } from 'node:fs';
+// A file that may be missing or unreadable: its text, its JSON, its real path or its stat, else what the caller goes on with.
+import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 
 /** The file's text, or null when it cannot be read. */
 export function readTextOr(file: string): string | null {
@@ -25,5 +25,14 @@ export function realpathOr(p: string): string {
     return realpathSync.native(p);
   } catch {
     return p;
+  }
+}
+
+/** A path's stat (symlinks followed); undefined when missing (no exception at every level walked) or a name no one can open (a NUL byte, too long). */
+export function statOr(p: string): Stats | undefined {
+  try {
+    return statSync(p, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
   }
 }

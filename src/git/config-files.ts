@@ -1,7 +1,7 @@
 // The configuration files git reads for a repository (includes aside), the one place they are named: one table, read
 // here and written into the sh front (configFilesSh, by scripts/front-words.mjs).
-import { statSync } from 'node:fs';
 import path from 'node:path';
+import { statOr } from '../read-file';
 import { userHome } from '../user-dirs';
 
 type ConfigScope = 'local' | 'worktree' | 'global' | 'system';
@@ -89,10 +89,6 @@ export function configFilesSh(name: string, each: string): string {
 
 /** A file's identity and state (inode, mtime, size) without reading it: a file git rewrote (lock and rename) stamps anew. */
 export function fileStamp(f: string): string {
-  try {
-    const s = statSync(f, { throwIfNoEntry: false });
-    return s ? `${f}:${s.ino}:${s.mtimeMs}:${s.size}` : `${f}:-`;
-  } catch {
-    return `${f}:-`;
-  }
+  const s = statOr(f);
+  return s ? `${f}:${s.ino}:${s.mtimeMs}:${s.size}` : `${f}:-`;
 }

@@ -3,7 +3,7 @@
 // rules (config.c); anything else is null, and git answers.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { configFiles } from './config-files';
+import { configFiles, fileStamp } from './config-files';
 import { addValue } from './config-values';
 import type { Storage } from './storage';
 
@@ -195,17 +195,8 @@ export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'gitDir' |
   if (!files) return null;
   const map = new Map<string, string[]>();
   for (const file of files) {
-    let data: Buffer;
-    try {
-      data = readFileSync(file);
-    } catch (e) {
-      // a file that is not there is not read; any other failure (a directory, no permission) is git's to say
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
-      return null;
-    }
-    if (data.includes(0)) return null;
-    const entries = parseConfigFile(data);
+    const { entries } = configFile(file);
+    if (entries === 'absent') continue;
     if (!entries) return null;
     for (const [k, v] of entries) {
       // what git prints is bytes; spawnSync reads them as UTF-8 (an invalid byte as U+FFFD): the same here
@@ -216,4 +207,28 @@ export function readConfigInProcess(repo: Pick<Storage, 'commonDir' | 'gitDir' |
     }
   }
   return map;
+}
+
+// one read and one parse of each file per process, kept while its stamp (inode, mtime, size) stays: a `git config`
+// that writes renames a new file into place
+const parsed = new Map<string, { stamp: string; text: string | null; entries: ConfigEntries | null | 'absent' }>();
+
+/** A configuration file's text as latin1 (null: not there or unreadable) and its entries ('absent': not there; null: git must read it). */
+export function configFile(file: string): { text: string | null; entries: ConfigEntries | null | 'absent' } {
+  const stamp = fileStamp(file);
+  const kept = parsed.get(file);
+  if (kept?.stamp === stamp) return kept;
+  let data: Buffer | null = null;
+  let entries: ConfigEntries | null | 'absent' = null;
+  try {
+    data = readFileSync(file);
+    if (!data.includes(0)) entries = parseConfigFile(data);
+  } catch (e) {
+    // a file that is not there is not read; any other failure (a directory, no permission) is git's to say
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') entries = 'absent';
+  }
+  const read = { stamp, text: data && data.toString('latin1'), entries };
+  parsed.set(file, read);
+  return read;
 }

@@ -1,8 +1,7 @@
 // Reads the git configuration a command needs in one process: handoff.* settings and the identity keys.
 import path from 'node:path';
 import { configFiles, fileStamp } from './config-files';
-import { readConfigInProcess } from './config-read';
-import { readTextOr } from '../read-file';
+import { configFile, readConfigInProcess } from './config-read';
 import { userHome } from '../user-dirs';
 import { addValue } from './config-values';
 import type { Config } from './storage';
@@ -24,7 +23,7 @@ function keptFor(repo: Repo): { key: string; config?: Config; remotes?: string[]
   const k = kept.get(where);
   if (k?.key === key) return k;
   const fresh = { key };
-  if (files.some((f) => /include/i.test(readTextOr(f) ?? ''))) return null;
+  if (files.some((f) => /include/i.test(configFile(f).text ?? ''))) return null;
   kept.set(where, fresh);
   return fresh;
 }

@@ -2,7 +2,7 @@
 // (the loss record's comparison of what a command reads, src/handoff/record/record-reads.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { BatchObject, Storage } from './storage';
+import { parseCommit, type BatchObject, type Storage } from './storage';
 
 // loaded at first use: node:zlib costs every command about 2 ms to load, and most never read or write an object
 let zlib: typeof import('node:zlib') | null = null;
@@ -51,7 +51,7 @@ export function inflateLoose(oid: string, file: Buffer, max?: number): BatchObje
 export function looseCommitFiles(repo: Pick<Storage, 'commonDir' | 'objectFormat'>, commit: string, names: string[], max: number[] = []): { commit: BatchObject; files: Array<BatchObject | null> } | null {
   const rawLength = repo.objectFormat === 'sha256' ? 32 : 20;
   const c = readLoose(repo, commit, max[0]);
-  const tree = c?.type === 'commit' ? /^tree ([0-9a-f]+)\n/.exec(c.content.toString('latin1', 0, 80))?.[1] : undefined;
+  const tree = c?.type === 'commit' ? parseCommit(c.content).tree : undefined;
   const t = tree ? readLoose(repo, tree) : null;
   if (!c || t?.type !== 'tree') return null;
   const wanted = new Map<string, string>();

@@ -13,9 +13,10 @@ export { parseCommit } from './storage';
 /** The system's temporary directory; node:os loaded at the first temporary file, not by every guard run. */
 const tmpdir = (): string => (require('node:os') as typeof import('node:os')).tmpdir();
 
-export function writeBlob(repo: Repo, content: string): string {
+/** One object (a blob, or a commit given whole: a rewrite keeping its author and committer), in this process where it can. */
+export function writeObject(repo: Repo, content: string, type: 'blob' | 'commit' = 'blob'): string {
   const target = looseTarget(repo);
-  return (target && writeLoose(target, 'blob', Buffer.from(content, 'utf8'))) || repo.out(['hash-object', '-w', '--stdin'], { input: content });
+  return (target && writeLoose(target, type, Buffer.from(content, 'utf8'))) || repo.out(['hash-object', '-t', type, '-w', '--stdin'], { input: content });
 }
 
 /** Several blobs: in this process, else in one git process (`hash-object --stdin-paths` over temporary files, no filters: stored as given). */
@@ -26,7 +27,7 @@ export function writeBlobs(repo: Repo, contents: string[]): string[] {
     if (oids.every((o): o is string => !!o)) return oids;
   }
   const dir = contents.length > 1 ? privateTempDir() : null;
-  if (!dir) return contents.map((c) => writeBlob(repo, c));
+  if (!dir) return contents.map((c) => writeObject(repo, c));
   try {
     const files = contents.map((c, i) => {
       const f = path.join(dir, String(i));
@@ -71,12 +72,6 @@ export function writeTreeWithPaths(repo: Repo, base: string | null, entries: Arr
   }
 }
 
-/** A commit object exactly as given (headers and message: a rewrite keeping its author and committer), in this process where it can. */
-export function writeRawCommit(repo: Repo, content: string): string {
-  const target = looseTarget(repo);
-  return (target && writeLoose(target, 'commit', Buffer.from(content, 'utf8'))) || repo.out(['hash-object', '-t', 'commit', '-w', '--stdin'], { input: content });
-}
-
 /** `git commit-tree` (signed with `sign`); unsigned, in this process when loose.ts can tell what git would write. */
 export function writeCommit(repo: Repo, tree: string, parents: string[], message: string, env: NodeJS.ProcessEnv = {}, sign = false): string {
   const target = sign ? null : looseTarget(repo);
@@ -118,11 +113,15 @@ export function readObjects(repo: Repo, specs: string[], maxBuffer?: number): Ar
 }
 
 
-/** Type and size of many objects (any rev syntax) in one `cat-file --batch-check`; null where missing. */
-export function objectSizes(repo: Repo, specs: string[]): Array<{ type: string; size: number } | null> {
+/** `git cat-file --batch-check=<format>` of many objects (any rev syntax): its line for each, in order (a missing one's says so). */
+export function batchCheck(repo: Repo, specs: string[], format: string): string[] {
   if (specs.length === 0) return [];
-  const r = repo.git(['cat-file', '--batch-check=%(objecttype) %(objectsize)'], { input: specs.join('\n') + '\n', allowFail: true });
-  const lines = r.stdout.split('\n');
+  return repo.git(['cat-file', `--batch-check=${format}`], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
+}
+
+/** Type and size of many objects; null where missing. */
+export function objectSizes(repo: Repo, specs: string[]): Array<{ type: string; size: number } | null> {
+  const lines = batchCheck(repo, specs, '%(objecttype) %(objectsize)');
   return specs.map((_, i) => {
     const m = /^(\S+) (\d+)$/.exec(lines[i] ?? '');
     return m ? { type: m[1], size: Number(m[2]) } : null;

@@ -6,15 +6,16 @@ import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, 
 import path from 'node:path';
 import { readConfigInProcess } from './config-read';
 import { readLoose } from './loose-read';
-import { ListedRef, type RefRecord, type Storage } from './storage';
+import { ListedRef, parseCommit, type RefRecord, type Storage } from './storage';
 import { commitTrailerBlock } from './trailers';
 
 /**
- * The packed refs whose name starts with `prefix` (all by default): ref → oid; empty when there is no packed-refs file.
- * Read without reading the whole file when git wrote it sorted (its header says so): a binary search for where such
- * lines would start, then forward while they last. A file of 100,000 handoff refs costs a few 4 KiB reads when none has the prefix.
+ * The packed refs whose name starts with one of `prefixes` (all without one): ref → oid; empty when there is no
+ * packed-refs file. One open of the file; read without reading it whole when git wrote it sorted (its header says so):
+ * for each prefix a binary search for where such lines would start, then forward while they last. A file of 100,000
+ * handoff refs costs a few 4 KiB reads when none has the prefix.
  */
-export function packedRefs(commonDir: string, prefix = ''): Map<string, string> {
+export function packedRefs(commonDir: string, ...prefixes: string[]): Map<string, string> {
   const out = new Map<string, string>();
   let fd: number;
   try {
@@ -36,34 +37,37 @@ export function packedRefs(commonDir: string, prefix = ''): Map<string, string> 
     const head = read(0, 512);
     const sorted = / sorted( |$)/.test(head.startsWith('# pack-refs with:') ? head.slice(0, head.indexOf('\n')) : '');
     const refOf = (line: string) => (!line || line[0] === '#' || line[0] === '^' ? null : line.slice(line.indexOf(' ') + 1));
-    let from = 0;
-    if (sorted) {
-      // lo: an offset at or before the first line with a name >= prefix (every line before it sorts lower)
-      let [lo, hi] = [0, size];
-      while (hi - lo > 8192) {
-        const mid = Math.floor((lo + hi) / 2);
-        // the first whole ref line in the chunk: after a newline, not a peeled line
-        const lines = read(mid, 8192).split('\n').slice(1, -1).map(refOf).filter((r): r is string => r !== null);
-        if (lines.length === 0 || lines[0] >= prefix) hi = mid;
-        else lo = mid;
+    const scan = (prefix: string) => {
+      let from = 0;
+      if (sorted) {
+        // lo: an offset at or before the first line with a name >= prefix (every line before it sorts lower)
+        let [lo, hi] = [0, size];
+        while (hi - lo > 8192) {
+          const mid = Math.floor((lo + hi) / 2);
+          // the first whole ref line in the chunk: after a newline, not a peeled line
+          const lines = read(mid, 8192).split('\n').slice(1, -1).map(refOf).filter((r): r is string => r !== null);
+          if (lines.length === 0 || lines[0] >= prefix) hi = mid;
+          else lo = mid;
+        }
+        from = lo;
       }
-      from = lo;
-    }
-    let rest = '';
-    for (let at = from, first = from > 0; at < size; at += 65536) {
-      const lines = (rest + read(at, 65536)).split('\n');
-      rest = at + 65536 < size ? lines.pop()! : '';
-      // a partial line: the search landed inside it
-      if (first) lines.shift();
-      first = false;
-      for (const line of lines) {
-        const ref = refOf(line);
-        if (ref === null) continue;
-        if (ref.startsWith(prefix)) add(line);
-        else if (sorted && ref > prefix) return out;
+      let rest = '';
+      for (let at = from, first = from > 0; at < size; at += 65536) {
+        const lines = (rest + read(at, 65536)).split('\n');
+        rest = at + 65536 < size ? lines.pop()! : '';
+        // a partial line: the search landed inside it
+        if (first) lines.shift();
+        first = false;
+        for (const line of lines) {
+          const ref = refOf(line);
+          if (ref === null) continue;
+          if (ref.startsWith(prefix)) add(line);
+          else if (sorted && ref > prefix) return;
+        }
       }
-    }
-    if (refOf(rest)?.startsWith(prefix)) add(rest);
+      if (refOf(rest)?.startsWith(prefix)) add(rest);
+    };
+    for (const prefix of prefixes.length ? prefixes : ['']) scan(prefix);
     return out;
   } finally {
     closeSync(fd);
@@ -113,15 +117,10 @@ function looseRefs(dir: string, name: string, out: Map<string, string>, wanted: 
 function tipRecord(repo: Pick<Storage, 'commonDir'>, ref: string, oid: string): RefRecord | null {
   const o = readLoose(repo, oid, 64 * 1024);
   if (!o || o.type !== 'commit') return null;
-  const text = o.content.toString('latin1');
-  const end = text.indexOf('\n\n');
-  if (end < 0) return null;
-  const committer = /^committer .* (\d+) [+-]\d{4}$/m.exec(text.slice(0, end + 1));
-  if (!committer) return null;
-  const block = commitTrailerBlock(text.slice(end + 2));
-  if (block === null) return null;
+  const c = parseCommit(o.content.toString('latin1'));
+  const block = c.committerTime ? commitTrailerBlock(c.message) : null;
   // what for-each-ref prints is bytes, read as UTF-8 by the caller: the same here
-  return new ListedRef(ref, oid, Number(committer[1]), Buffer.from(block, 'latin1').toString('utf8'));
+  return block === null ? null : new ListedRef(ref, oid, c.committerTime, Buffer.from(block, 'latin1').toString('utf8'));
 }
 
 /** listRefs(patterns) read in this process, or null: ask git. */
@@ -129,7 +128,7 @@ export function listRefsInProcess(repo: Pick<Storage, 'commonDir' | 'gitDir' | '
   if (!repo.plain || repo.objectFormat !== 'sha1' || MOVED.some((k) => process.env[k] !== undefined)) return null;
   // commitTrailerBlock finds git's block under its default trailer rules and comment character only
   if (readConfigInProcess(repo, /^(trailer\.|core\.comment)/)?.size !== 0) return null;
-  const tips = new Map<string, string>();
+  const scans: Array<{ test: (ref: string) => boolean; prefix: string; wanted: (ref: string) => boolean }> = [];
   for (const pattern of patterns) {
     const test = matcher(pattern);
     const glob = pattern.search(/[*?]/);
@@ -137,12 +136,12 @@ export function listRefsInProcess(repo: Pick<Storage, 'commonDir' | 'gitDir' | '
     const prefix = pattern.slice(0, pattern.lastIndexOf('/', glob < 0 ? pattern.length - 1 : glob) + 1);
     if (!test || !prefix.startsWith('refs/') || PER_WORKTREE.test(pattern) || (glob >= 0 && prefix === 'refs/')) return null;
     // a directory is read where refs the pattern names may lie
-    const wanted = (ref: string) => (ref.endsWith('/') ? glob >= 0 || pattern.startsWith(ref) || test(ref) : test(ref));
-    const found = packedRefs(repo.commonDir, prefix);
-    // a loose ref stands over its packed value
-    if (!looseRefs(path.join(repo.commonDir, ...prefix.split('/').filter(Boolean)), prefix, found, wanted)) return null;
-    for (const [ref, oid] of found) if (test(ref)) tips.set(ref, oid);
+    scans.push({ test, prefix, wanted: (ref: string) => (ref.endsWith('/') ? glob >= 0 || pattern.startsWith(ref) || test(ref) : test(ref)) });
   }
+  // packed-refs read once for every pattern; a loose ref stands over its packed value
+  const found = packedRefs(repo.commonDir, ...scans.map((s) => s.prefix));
+  for (const s of scans) if (!looseRefs(path.join(repo.commonDir, ...s.prefix.split('/').filter(Boolean)), s.prefix, found, s.wanted)) return null;
+  const tips = new Map([...found].filter(([ref]) => scans.some((s) => s.test(ref))));
   const out: RefRecord[] = [];
   for (const ref of [...tips.keys()].sort()) {
     const r = tipRecord(repo, ref, tips.get(ref)!);

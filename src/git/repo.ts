@@ -3,18 +3,18 @@ import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { keyName, parseSetting } from '../config-keys';
 import { HandoffError } from '../errors';
-import { readTextOr } from '../read-file';
+import { readTextOr, statOr } from '../read-file';
 import { trace } from '../trace';
 import { countLooseCommits } from './loose';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
-import { parseConfigFile } from './config-read';
-import { objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlob, writeBlobs, writeCommit, writeRawCommit, writeTree, writeTreeWithPaths } from './objects';
+import { configFile, parseConfigFile } from './config-read';
+import { batchCheck, objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlobs, writeCommit, writeObject, writeTree, writeTreeWithPaths } from './objects';
 import { lockFileNamed } from './messages';
 import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CasOutcome, type CommitTrailers, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CasOutcome, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -45,8 +45,8 @@ export function openRepo(start: string = process.cwd()): Repo {
     bare,
     objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1',
     branch: readHeadBranch(gitDir),
-    // the config text discovery read already (the plain case), else one file read: never a git process
-    storeFormat: storeFormatOf(found ? found.config : (readTextOr(path.join(commonDir, 'config')) ?? '')),
+    // the file discovery read already (config-read.ts reads a file once while it is unchanged): never a git process
+    storeFormat: storeFormatAt(commonDir),
     plain: !!found,
   });
   formatGate?.(repo);
@@ -70,19 +70,13 @@ export function storeFormatOf(text: string): number | null {
   return values.length ? (parseSetting('formatVersion', [values[values.length - 1][1]]) ?? Number.MAX_SAFE_INTEGER) : null;
 }
 
+const storeFormatAt = (commonDir: string): number | null => storeFormatOf(configFile(path.join(commonDir, 'config')).text ?? '');
+
 // Anything here changes where git looks for the repository or how it reads it: git itself answers then.
 const DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT'];
 // Repository configuration that moves the worktree, makes it bare, includes other files, or names extensions
 // (the object format among them): git itself answers then.
 const UNPLAIN_CONFIG = /^\s*\[\s*(extensions|include|includeif)\b|^\s*worktree\s*=|^\s*bare\s*=\s*(true|yes|on|1)\s*$|^\s*repositoryformatversion\s*=\s*([2-9]|1\d)/im;
-
-const statOf = (p: string): Stats | null => {
-  try {
-    return statSync(p, { throwIfNoEntry: false }) ?? null;
-  } catch {
-    return null;
-  }
-};
 
 /**
  * The plain case, found without starting git: a worktree (or linked worktree) found by walking up for `.git`,
@@ -90,7 +84,7 @@ const statOf = (p: string): Stats | null => {
  * no extensions), with no GIT_* variable that changes discovery. Null for everything else (a bare repository,
  * the inside of a git dir, a filesystem boundary, SHA-256, another owner, GIT_DIR…): `git rev-parse` answers.
  */
-function discoverPlain(start: string): { gitDir: string; commonDir: string; top: string; config: string } | null {
+function discoverPlain(start: string): { gitDir: string; commonDir: string; top: string } | null {
   if (DISCOVERY_ENV.some((k) => process.env[k] !== undefined)) return null;
   const me = process.geteuid?.();
   if (me === undefined || (me === 0 && process.env.SUDO_UID !== undefined)) return null;
@@ -100,24 +94,24 @@ function discoverPlain(start: string): { gitDir: string; commonDir: string; top:
   } catch {
     return null;
   }
-  let here = statOf(dir);
+  let here = statOr(dir);
   for (;;) {
     if (!here) return null;
     const dotGit = path.join(dir, '.git');
-    const st = statOf(dotGit);
+    const st = statOr(dotGit);
     if (st) return st.isDirectory() || st.isFile() ? plainRepo(dir, dotGit, st, here, me) : null;
     // a directory that is itself a git dir (bare, or inside .git): git's own rules
-    if (statOf(path.join(dir, 'HEAD')) && statOf(path.join(dir, 'objects'))) return null;
+    if (statOr(path.join(dir, 'HEAD')) && statOr(path.join(dir, 'objects'))) return null;
     const up = path.dirname(dir);
     if (up === dir) return null;
-    const above = statOf(up);
+    const above = statOr(up);
     if (!above || above.dev !== here.dev) return null;
     dir = up;
     here = above;
   }
 }
 
-function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: number): { gitDir: string; commonDir: string; top: string; config: string } | null {
+function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: number): { gitDir: string; commonDir: string; top: string } | null {
   try {
     let gitDir = dotGit;
     let commonDir = dotGit;
@@ -129,10 +123,10 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
       commonDir = common ? realpathSync.native(path.resolve(gitDir, common)) : gitDir;
     }
     if (topStat.uid !== me || statSync(gitDir).uid !== me) return null;
-    if (!statOf(path.join(gitDir, 'HEAD'))?.isFile() || !statOf(path.join(commonDir, 'objects'))?.isDirectory()) return null;
-    const config = readFileSync(path.join(commonDir, 'config'), 'utf8');
-    if (UNPLAIN_CONFIG.test(config)) return null;
-    return { gitDir, commonDir, top, config };
+    if (!statOr(path.join(gitDir, 'HEAD'))?.isFile() || !statOr(path.join(commonDir, 'objects'))?.isDirectory()) return null;
+    const config = configFile(path.join(commonDir, 'config')).text;
+    if (config === null || UNPLAIN_CONFIG.test(config)) return null;
+    return { gitDir, commonDir, top };
   } catch {
     return null;
   }
@@ -317,27 +311,20 @@ class GitRepo implements Repo {
   }
   objectSizes = (specs: string[]) => objectSizes(this, specs);
   objectIds(specs: string[]) {
-    if (specs.length === 0) return [];
-    const r = this.git(['cat-file', '--batch-check=%(objectname)'], { input: specs.map((s) => `${s}\n`).join(''), allowFail: true });
-    const answers = r.stdout.split('\n');
+    const answers = batchCheck(this, specs, '%(objectname)');
     return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
   }
   readCommitTrailers(oids: string[]) {
-    const out = new Map<string, CommitTrailers>();
-    if (oids.length === 0) return out;
-    const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
-    for (const [oid, parents, block] of rowsOf(r.stdout, 3)) {
-      if (!/^[0-9a-f]+$/.test(oid)) throw new HandoffError('integrity', 'unreadable-commits', `git log printed a record that does not parse (${JSON.stringify(oid.slice(0, 80))})`);
-      out.set(oid, { parents: parents ? parents.split(' ') : [], trailers: trailerBlockLines(block) });
-    }
-    return out;
+    return new Map(this.describeCommits(oids).map((c) => [c.oid, c]));
   }
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
     const r = this.git(['log', '--no-walk=unsorted', '--ignore-missing', '--stdin', '--format=%H%x00%P%x00%T%x00%ct%x00%s%x00%(trailers)%x00'], { input: oids.join('\n') + '\n' });
-    return rowsOf(r.stdout, 6)
-      .filter(([oid]) => /^[0-9a-f]+$/.test(oid))
-      .map(([oid, parents, tree, ct, subject, block]) => ({ oid, parents: parents ? parents.split(' ') : [], tree, time: Number(ct) || 0, subject, trailers: trailerBlockLines(block) }));
+    return rowsOf(r.stdout, 6).map(([oid, parents, tree, ct, subject, block]) => {
+      // NUL separates fields and git never prints one from a message: a record out of step is a broken read, not data
+      if (!/^[0-9a-f]+$/.test(oid)) throw new HandoffError('integrity', 'unreadable-commits', `git log printed a record that does not parse (${JSON.stringify(oid.slice(0, 80))})`);
+      return { oid, parents: parents ? parents.split(' ') : [], tree, time: Number(ct) || 0, subject, trailers: trailerBlockLines(block) };
+    });
   }
   readTree(treeish: string): TreeEntry[] {
     return treeEntries(this.out(['ls-tree', '-z', treeish]));
@@ -349,21 +336,17 @@ class GitRepo implements Repo {
   blobId(content: string) {
     return this.out(['hash-object', '--stdin'], { input: content });
   }
-  writeBlob = (content: string) => writeBlob(this, content);
+  writeBlob = (content: string) => writeObject(this, content);
   writeBlobs = (contents: string[]) => writeBlobs(this, contents);
   writeTree = (entries: Array<{ name: string; oid: string; mode?: string; type?: string }>) => writeTree(this, entries);
   writeTreeWithPaths = (base: string | null, entries: Array<{ path: string; oid: string }>) => writeTreeWithPaths(this, base, entries);
   [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }) {
-    return 'raw' in c ? writeRawCommit(this, c.raw) : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
+    return 'raw' in c ? writeObject(this, c.raw, 'commit') : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
   }
 
   // ---- history
   isAncestor(a: string, b: string) {
-    return this.ancestry(a, b) === 'ancestor';
-  }
-  ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string } {
-    const r = this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true });
-    return r.status === 0 ? 'ancestor' : r.status === 1 ? 'not' : { problem: r.stderr.trim() };
+    return this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
   }
   mergeBase(a: string, b: string) {
     const r = this.git(['merge-base', a, b], { allowFail: true });
@@ -494,7 +477,7 @@ class GitRepo implements Repo {
     return { ok: r.status === 0, locked: /could not lock config file/i.test(r.stderr) };
   }
   readStoreFormat() {
-    return storeFormatOf(readTextOr(path.join(this.commonDir, 'config')) ?? '');
+    return storeFormatAt(this.commonDir);
   }
   remoteNames = () => remoteNames(this);
   remoteUrl(remote: string, o: { push?: boolean } = {}) {

@@ -59,15 +59,12 @@ export interface BatchObject {
 
 export type Bounded = BatchObject | { oversize: number } | null;
 
-export interface CommitTrailers {
+/** A commit as `git log` summarises it: what recover reads of commits no ref reaches, and the trailers of any commit. */
+export interface CommitSummary {
+  oid: string;
   parents: string[];
   /** `%(trailers)`, one element per line */
   trailers: string[];
-}
-
-/** A commit as `git log` summarises it: what recover reads of commits no ref reaches. */
-export interface CommitSummary extends CommitTrailers {
-  oid: string;
   tree: string;
   /** committer time, unix seconds */
   time: number;
@@ -187,8 +184,8 @@ export interface Storage extends RepoPlace {
   objectSizes(specs: string[]): Array<{ type: string; size: number } | null>;
   /** The id of many objects (`<commit>:<path>`); null where missing. */
   objectIds(specs: string[]): Array<string | null>;
-  /** Parents and trailer block of many commits (missing ones left out). */
-  readCommitTrailers(oids: string[]): Map<string, CommitTrailers>;
+  /** describeCommits by commit. */
+  readCommitTrailers(oids: string[]): Map<string, CommitSummary>;
   /** Parents, tree, time, subject and trailers of many commits, in the order given (missing ones left out). */
   describeCommits(oids: string[]): CommitSummary[];
   /** The entries of a tree; throws when it cannot be read. */
@@ -208,8 +205,6 @@ export interface Storage extends RepoPlace {
 
   // ---- history
   isAncestor(a: string, b: string): boolean;
-  /** isAncestor that tells a missing object (`problem`: git's words) from a commit that is not an ancestor. */
-  ancestry(a: string, b: string): 'ancestor' | 'not' | { problem: string };
   mergeBase(a: string, b: string): string | null;
   /** Those of `oids` no other of them reaches (`merge-base --independent`). */
   independent(oids: string[]): string[];

@@ -1,7 +1,6 @@
 // git's safe.directory rule (git 2.35.2+): a repository owned by another user is refused unless the user's global
 // or system configuration (never the repository's own) lists it. git-handoff's guard follows the same rule.
-import { statSync } from 'node:fs';
-import { realpathOr } from '../read-file';
+import { realpathOr, statOr } from '../read-file';
 import { git } from './run';
 
 /** The uid git compares owners with: the effective uid, or SUDO_UID for root under sudo (as git does). */
@@ -12,20 +11,12 @@ function expectedOwner(env: NodeJS.ProcessEnv): number | null {
   return uid;
 }
 
-const ownerOf = (p: string): number | null => {
-  try {
-    return statSync(p).uid;
-  } catch {
-    return null;
-  }
-};
-
 /** Whether git would work in this repository: its worktree and git directory are this user's, or safe.directory lists it. */
 export function trustedRepository(worktree: string, gitDir: string, env: NodeJS.ProcessEnv = process.env): boolean {
   const uid = expectedOwner(env);
   if (uid === null) return true; // no owners to compare (Windows): git's own check differs there
-  const owners = [ownerOf(worktree), ownerOf(gitDir)];
-  if (owners.every((o) => o === null || o === uid)) return true;
+  const owners = [statOr(worktree)?.uid, statOr(gitDir)?.uid];
+  if (owners.every((o) => o === undefined || o === uid)) return true;
   return listedSafe(worktree, env);
 }
 

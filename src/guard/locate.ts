@@ -10,7 +10,7 @@ import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
 import { userMac, userMacIfKeyed } from '../handoff/state/user-key';
 import { userCacheDir } from '../user-dirs';
-import { readTextOr } from '../read-file';
+import { readTextOr, statOr } from '../read-file';
 
 export interface Location {
   /** the worktree top */
@@ -27,15 +27,6 @@ export function locate(start: string): Location | null {
   const loc = walkUp(start);
   return loc && trustedRepository(loc.worktree, loc.gitDir) ? loc : null;
 }
-
-/** A path's stat; undefined when missing (throwIfNoEntry: no exception at every level walked) or a name git could not open either (a NUL byte, too long). */
-const statOr = (p: string) => {
-  try {
-    return statSync(p, { throwIfNoEntry: false });
-  } catch {
-    return undefined;
-  }
-};
 
 /** The repository holding `start`, found by walking up for `.git` (git's ownership rule not applied). */
 export function walkUp(start: string): Location | null {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/git/config';
 import { countLooseCommits } from '../../src/git/loose';
-import { writeBlob, writeBlobs, writeCommit, writeTree } from '../../src/git/objects';
+import { writeBlobs, writeCommit, writeObject, writeTree } from '../../src/git/objects';
 import { openRepo } from '../../src/git/repo';
 import { makeRepo, tempDir, type TestRepo } from '../helpers/repo';
 
@@ -57,7 +57,7 @@ describe('objects written in this process', () => {
       ]);
       const head = t.git(['rev-parse', 'HEAD']).stdout.trim();
       const commit = writeCommit(repo, tree, [head, head], 'handoff: auth-refactor\n\nClaude-Session-Id: s-1\n');
-      const lone = writeBlob(repo, '');
+      const lone = writeObject(repo, '');
       // …none of it through git (the config was read before, as every writer does)
       expect(spawned()).toEqual([]);
       expect(body).toBe(t.git(['hash-object', '--stdin'], { input: BODY }).stdout.trim());
