@@ -100,7 +100,7 @@ const PERSON_ONLY_WORDS = /\b(guard|install|uninstall|--from|--session)\b|guard\
 
 /** Why interpreter code would run git-handoff's guard or a person's command: its words are enough (no argv to read). */
 export function codeRunsAnchors(cmd: SimpleCommand, whole: string): string | null {
-  if (!runsUnreadCode(cmd, SHELLS) || !RUNS_PROGRAMS.test(whole) || !NAMES_HANDOFF.test(whole) || !PERSON_ONLY_WORDS.test(whole)) return null;
+  if (!runsUnreadCode(cmd) || !RUNS_PROGRAMS.test(whole) || !NAMES_HANDOFF.test(whole) || !PERSON_ONLY_WORDS.test(whole)) return null;
   return (
     `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that starts git-handoff with words only the person's commands take (the guard, install, ` +
     `uninstall, recover --from, another session's --session). Run \`git handoff …\` itself for what a session may do; the guard reads it.`

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import type { SimpleCommand } from '../shell/command';
 import type { WriteTarget } from '../shell/writes';
-import { runsUnreadCode } from './refs';
+import { codeOption, runsUnreadCode } from './refs';
 
 const HANDOFF_FILE = /handoff-[A-Za-z0-9._-]+\.md/g;
 const PATH_CHAR = /[^\s'"`()=,;]/;
@@ -54,8 +54,8 @@ interface InterpreterReach {
 const NONE: InterpreterReach = { targets: [], unresolved: null, fromBase: false, strings: [] };
 
 /** The paths an interpreter's unread code may write, when that code writes at all (`env`: the call's environment, for HOME and other variables). */
-export function interpreterWrites(cmd: SimpleCommand, whole: string, shells: Set<string>, judged: Set<string | null>, env: NodeJS.ProcessEnv = process.env): InterpreterReach {
-  if (!runsUnreadCode(cmd, shells)) return NONE;
+export function interpreterWrites(cmd: SimpleCommand, whole: string, judged: Set<string | null>, env: NodeJS.ProcessEnv): InterpreterReach {
+  if (!runsUnreadCode(cmd)) return NONE;
   const given = givenWords(cmd);
   const seen = namedFiles(whole, env);
   // the names come from the whole line: once per directory of this line is enough, however many calls it makes
@@ -85,8 +85,9 @@ function givenWords(cmd: SimpleCommand): (seen: Seen) => WriteTarget[] {
     if (!seen.writes) return [];
     const words: string[] = [];
     const args = cmd.argv.slice(1);
-    // after the code (`-c <code>`, `-e <code>`, a script file): the rest are the code's arguments
-    const codeAt = args.findIndex((_, i) => i > 0 && /^-[a-zA-Z]*[ceE]$|^--(eval|print)$/.test(args[i - 1]));
+    // after the code (the interpreter's code option, refs.ts INTERPRETERS): the rest are the code's arguments
+    const code = codeOption(cmd);
+    const codeAt = code ? args.findIndex((_, i) => i > 0 && code.test(args[i - 1])) : -1;
     if (codeAt >= 0) words.push(...args.slice(codeAt + 1).filter((a) => !a.startsWith('-')));
     for (const r of cmd.redirects) if (r.op === '<<' || r.op === '<<<') words.push(...`${r.target} ${r.body ?? ''}`.split(/\s+/));
     return words.filter((w) => w !== '' && w.length < PATH_MAX && !/[\n();'"<>|&]/.test(w)).map((w): WriteTarget => ({ path: w, kind: seen.tree ? 'delete' : 'write', cwd: cmd.cwd }));

@@ -12,7 +12,7 @@ import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } fr
 import { patchTargets } from './patch-files';
 import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
-import { DECLARES, lineText, SHELLS, type SimpleCommand } from '../shell/command';
+import { DECLARES, lineText, type SimpleCommand } from '../shell/command';
 import { setsForLine } from '../shell/values';
 import { gitInvocation, READING_VERBS, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
@@ -230,7 +230,7 @@ const PARSE_BUDGET_MS = 5_000;
 
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null, budget: Budget): Promise<Decision> {
   // bounded input: a command too long to read is refused when it names protected things, allowed otherwise
-  if (command.length > MAX_COMMAND) return namesProtected(ctx.event.action) ? failClosed(`the command is longer than ${MAX_COMMAND / 1024} KiB`) : unread(ctx, `the command is longer than ${MAX_COMMAND / 1024} KiB`);
+  if (command.length > MAX_COMMAND) return cannotRead(ctx, 'long', namesProtected(ctx.event.action));
   // read once: the first look's reading of this very line when it has one
   // an xargs whose input is literal words (`printf 'memory\0' | xargs -0 rm -rf`) is judged as what it runs
   const cmds = withXargsInput(ctx.shellLine ?? bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS));
@@ -241,7 +241,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const whole = lineText(cmds);
   // too many commands to read one by one: refused when it names, quoted or not, what the guard protects or a pattern
   const mayReach = () => namesProtected(ctx.event.action) || /handoff|\.git|refs\/|memory|[*?[]|\bgit\b/i.test(whole);
-  if (cmds.length > MAX_COMMANDS) return mayReach() ? failClosed(`the line runs more than ${MAX_COMMANDS} commands`) : unread(ctx, `the line runs more than ${MAX_COMMANDS} commands`);
+  if (cmds.length > MAX_COMMANDS) return cannotRead(ctx, 'many', mayReach());
+  // the line as written counts too (a comment naming memory): quoting can hide a word there, never add one
+  const protects = COULD_PROTECT.test(whole) || COULD_PROTECT.test(command);
   const ops: FileOp[] = [];
   const interpreted = new Set<string | null>();
   let inject = false;
@@ -261,14 +263,13 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     budget.spend(0);
     Object.assign(carried, setsForLine(cmd));
     if (cmd.argv[0] === 'unset') for (const a of cmd.argv.slice(1)) if (!a.startsWith('-')) unset.add(a), delete carried[a];
-    if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
-    if (cmd.unseen) unread(ctx, `${cmd.unseen} is run as a command built by an expansion`);
-    const interp = interpreterProblem(cmd, whole, SHELLS);
+    const unseen = cmd.unseen ? cannotRead(ctx, 'unseen', protects, cmd.unseen) : {};
+    if (unseen.deny) return unseen;
+    const interp = interpreterProblem(cmd, whole);
     if (interp) return { deny: interp };
     // a script the guard cannot read (`echo … | sh` of an unknown producer, `source <(…)`, `$(…)` as the program)
-    if (cmd.unread && cmd.builtBy) return { deny: builtScript(cmd.unread, cmd.builtBy) };
-    if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
-    if (cmd.unread) unread(ctx, `${cmd.unread} runs commands it cannot read`);
+    const script = cmd.unread ? cannotRead(ctx, cmd.builtBy ? 'built' : 'script', protects || !!cmd.builtBy, cmd.unread, cmd.builtBy ?? '') : {};
+    if (script.deny) return script;
     const git = gitInvocation(cmd);
     const runs = cmd.argv.length > 0 && !DECLARES.has(cmd.argv[0]) && !isHandoffCommand(git ?? handoffByInterpreter(cmd, whole));
     const vars = { ...carried, ...cmd.assigns };
@@ -306,11 +307,12 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const gitFiles = git ? gitFileTargets(git, cmd, top, effect) : [];
     const patched = patchTargets(cmd, git, (p, c) => ctx.abs(p, c), top);
-    const code = interpreterWrites(cmd, whole, SHELLS, interpreted, ctx.env);
+    const code = interpreterWrites(cmd, whole, interpreted, ctx.env);
     if (code.unresolved) {
       const fence = await perimeterOf(ctx);
-      if (code.fromBase || code.strings.some((s) => namesPerimeterPart(fence, s))) return { deny: unresolvedCode(cmd, code.unresolved) };
-      unread(ctx, `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${code.unresolved}`);
+      const reaches = code.fromBase || code.strings.some((s) => namesPerimeterPart(fence, s));
+      const unresolved = cannotRead(ctx, 'code', reaches, path.basename(cmd.argv[0] ?? ''), code.unresolved);
+      if (unresolved.deny) return unresolved;
     }
     // what the index changed earlier on the line loses when this command makes the worktree match it (rules/earlier.ts)
     const lost = earlier.discarded(effect, top);
@@ -320,9 +322,8 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (refProblem) return { deny: refProblem };
       const paths = expandWord(t.path, vars, t.cwd, budget);
       if (paths === null) {
-        // the line as written counts too (a comment naming memory): quoting can hide a word there, never add one
-        if (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command)) return { deny: unresolvedTarget(t.path) };
-        unread(ctx, `\`${t.path}\` is built by an expansion, a pattern, or a directory changed to one`);
+        const unresolved = cannotRead(ctx, 'target', protects, t.path);
+        if (unresolved.deny) return unresolved;
         continue;
       }
       for (const [i, p] of paths.entries()) {
@@ -350,7 +351,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.xargs && !harmlessCommand(cmd)) {
       const problem = await unseenArgumentsProblem(ctx, cmd, budget);
       if (problem) return { deny: problem };
-      unread(ctx, `\`xargs ${cmd.argv.join(' ')}\` takes its file names from its input`);
+      noteEffect(ctx, [], `\`xargs ${cmd.argv.join(' ')}\` takes its file names from its input`);
     }
     const inv = git ?? handoffByInterpreter(cmd, whole);
     const reinstall = reinstallProblem(cmd, cmd.argv.join(' ')) ?? codeRunsAnchors(cmd, whole);
@@ -448,28 +449,48 @@ function copiedOver(t: WriteTarget, f: string, abs: string, vars: Record<string,
   return existsSync(path.join(ctx.abs(from[0], t.cwd), path.relative(abs, f)));
 }
 
-/** Allows what the rules cannot read whole, noting that the call may write paths the guard cannot tell (claims refuse it: ../claims.ts). */
-function unread(ctx: GuardContext, why: string): Decision {
-  noteEffect(ctx, [], why);
+// What the guard cannot read before the shell runs it: refused where the line could reach what the guard protects (with
+// the kind's refusal, else as failing closed), otherwise allowed and noted as paths it cannot tell (claims refuse those:
+// ../claims.ts). `$1`, `$2` are the words cannotRead fills in.
+const CANNOT_READ: Record<string, [why: string, refusal?: string]> = {
+  long: [`the command is longer than ${MAX_COMMAND / 1024} KiB`],
+  many: [`the line runs more than ${MAX_COMMANDS} commands`],
+  unseen: [
+    '$1 is run as a command built by an expansion',
+    '$1 is run as a command, and its value is built by an expansion the guard cannot see before the shell runs it, ' +
+      'on a line that names handoff files, .git or refs. Give the value literally (GIT_PAGER=less git log), or run the command it stands for itself.',
+  ],
+  script: [
+    '$1 runs commands it cannot read',
+    '$1 runs commands the guard cannot read before they run, and this line names handoff files, .git or refs. ' +
+      'Run those commands themselves (the guard reads them), or use `git handoff …` for handoffs.',
+  ],
+  // always refused: the producer on the line is known, so the commands can be given plainly
+  built: [
+    '',
+    '$1, made on this line by `$2`, runs commands the guard cannot read before they run (their text is on the line ' +
+      'in a form only `$2` shows). Run those commands themselves, as plain text, and the guard reads them.',
+  ],
+  code: [
+    '`$1` runs code that writes files and $2',
+    '`$1` runs code that writes files and $2, so the guard cannot tell which files it writes, and it may reach ' +
+      "what git-handoff stands on (the home's git configuration, the clients' settings, git-handoff's own files). Name the file it writes as a plain string " +
+      'in the code (or as its argument), and the guard reads it.',
+  ],
+  target: [
+    '`$1` is built by an expansion, a pattern, or a directory changed to one',
+    'the guard cannot tell which file `$1` is (it is built by an expansion, a pattern, or a directory changed to one), ' +
+      'and this command names handoff files, .git or refs. Write to a literal path (cd to a literal directory first), or use `git handoff write` for a handoff.',
+  ],
+};
+
+function cannotRead(ctx: GuardContext, kind: string, refuse: boolean, ...words: string[]): Decision {
+  const [why, refusal] = CANNOT_READ[kind];
+  const filled = (text: string) => text.replace(/\$([12])/g, (_, i: string) => words[Number(i) - 1]);
+  if (refuse) return refusal ? { deny: filled(refusal) } : failClosed(filled(why));
+  noteEffect(ctx, [], filled(why));
   return {};
 }
-
-const unreadScript = (what: string) =>
-  `${what} runs commands the guard cannot read before they run, and this line names handoff files, .git or refs. ` +
-  `Run those commands themselves (the guard reads them), or use \`git handoff …\` for handoffs.`;
-
-const builtScript = (what: string, by: string) =>
-  `${what}, made on this line by \`${by}\`, runs commands the guard cannot read before they run (their text is on the line ` +
-  `in a form only \`${by}\` shows). Run those commands themselves, as plain text, and the guard reads them.`;
-
-const unresolvedCode = (cmd: SimpleCommand, why: string) =>
-  `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${why}, so the guard cannot tell which files it writes, and it may reach ` +
-  `what git-handoff stands on (the home's git configuration, the clients' settings, git-handoff's own files). Name the file it writes as a plain string ` +
-  `in the code (or as its argument), and the guard reads it.`;
-
-const unresolvedTarget = (target: string) =>
-  `the guard cannot tell which file \`${target}\` is (it is built by an expansion, a pattern, or a directory changed to one), ` +
-  `and this command names handoff files, .git or refs. Write to a literal path (cd to a literal directory first), or use \`git handoff write\` for a handoff.`;
 
 /** Why this removal of core.hooksPath turns git-handoff's git hooks off (git asked where its hooks are now), or null. */
 async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: string): Promise<string | null> {
@@ -481,10 +502,6 @@ async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: 
   const { stubsIn } = await import('../../hooks/install');
   return hooksPathRemovalProblem(command.trim().slice(0, 200), repo.hooksDir(), path.join(repo.commonDir, 'hooks'), stubsIn);
 }
-
-const unseenValue = (source: string) =>
-  `${source} is run as a command, and its value is built by an expansion the guard cannot see before the shell runs it, ` +
-  `on a line that names handoff files, .git or refs. Give the value literally (GIT_PAGER=less git log), or run the command it stands for itself.`;
 
 /** The folder git runs this repository's hooks from, when it holds git-handoff's stubs and can be given back as it is. */
 async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand): Promise<string | null> {

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { own, type Decision } from '../../clients/event';
 import { neutral, stripTerminalControls } from '../../terminal-text';
-import { lineText, programName, type SimpleCommand } from '../shell/command';
+import { lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten, type ReadLine } from './as-written';
@@ -77,8 +77,8 @@ export const refspec = (a: string) => {
 // An alias standing for one of these would carry a ruled command past the guard under another name.
 const RULED_ALIAS = /^!|update-ref|symbolic-ref|fast-import|handoff|filter-|replace|push|fetch|pull|config|reset|rebase|commit|checkout|switch|restore|clean|stash|read-tree|checkout-index|\brm\b|\badd\b|\bmv\b/;
 
-// Interpreters handed code on the command line or on stdin: what the code does cannot be read statically, so code
-// that names the ref store (handoff refs, update-ref, packed-refs, .git/refs) is refused as a whole.
+// Interpreters handed code on the command line or on stdin, each with the option its code follows (the words after the
+// code are its arguments): what the code does cannot be read statically, so code that names the ref store is refused as a whole.
 const INTERPRETERS: Record<string, RegExp> = {
   python: /^-[a-zA-Z]*c$/,
   node: /^(-e|-p|--eval|--print|-pe)$/,
@@ -106,28 +106,34 @@ const INTERPRETERS: Record<string, RegExp> = {
   gosh: /^-e$/,
 };
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
+// awk's program is its first operand (or follows -e, --source)
+const AWK = /^(-e|--source)$/;
 const REF_STORE_TEXT = /refs\/handoff|refs\/replace|handoff-reads|update-ref|symbolic-ref|fast-import|packed-refs|\.git\/+(refs|handoff|hooks|config|HEAD|info\/grafts)|handoff-archive|handoff-leases|audit\.jsonl|guard-config/;
 
-/** Whether a command is an interpreter given code on its command line or stdin, or a shell reading its script from stdin. */
-export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean {
+/** The option an interpreter's code follows (`python3.12 -c`: python's), or undefined for a program no interpreter. */
+export function codeOption(cmd: SimpleCommand): RegExp | undefined {
   const prog = programName(cmd.argv);
   const family = prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
+  return own(INTERPRETERS, family) ? INTERPRETERS[family] : AWKS.has(family) ? AWK : undefined;
+}
+
+/** Whether a command is an interpreter given code on its command line or stdin, or a shell reading its script from stdin. */
+export function runsUnreadCode(cmd: SimpleCommand): boolean {
   const args = cmd.argv.slice(1);
   // no -c (unwrapped elsewhere) and no script file: stdin
-  if (shells.has(prog)) return operands(args).every((a) => a === '-');
+  if (SHELLS.has(programName(cmd.argv))) return operands(args).every((a) => a === '-');
+  const code = codeOption(cmd);
   // a script file written earlier on the same line (`echo '<code>' > s.py; python3 s.py`, `awk -f s.awk`): its code is the line's text
-  if (cmd.writtenArg && (AWKS.has(family) || own(INTERPRETERS, family))) return true;
+  if (code && cmd.writtenArg) return true;
   // awk's program is its first operand unless -f names a file
-  if (AWKS.has(family)) return !args.some((a) => /^-[a-zA-Z]*f/.test(a) || a.startsWith('--file') || a.startsWith('--exec') || /^-E/.test(a));
-  if (own(INTERPRETERS, family)) return args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || operands(args).length === 0;
-  return false;
+  if (code === AWK) return !args.some((a) => /^-[a-zA-Z]*f/.test(a) || a.startsWith('--file') || a.startsWith('--exec') || /^-E/.test(a));
+  return code !== undefined && (args.some((a) => code.test(a)) || args.includes('-') || operands(args).length === 0);
 }
 
 /** Why an interpreter or a shell reading its script from stdin may write the ref store, or null. */
-export function interpreterProblem(cmd: SimpleCommand, whole: string, shells: Set<string>): string | null {
-  const prog = programName(cmd.argv);
-  if (!runsUnreadCode(cmd, shells) || !REF_STORE_TEXT.test(whole)) return null;
-  return `\`${prog}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
+export function interpreterProblem(cmd: SimpleCommand, whole: string): string | null {
+  if (!runsUnreadCode(cmd) || !REF_STORE_TEXT.test(whole)) return null;
+  return `\`${programName(cmd.argv)}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
 }
 
 const SAFE_WAYS =
