@@ -24,7 +24,7 @@ import { fileOps, noteEffect } from '../effect';
 import { interpreterWrites } from './interpreter-writes';
 import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, sessionPrefix } from './inject';
 import { RECORDS } from '../../clients/records';
-import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
+import { neutral } from '../../terminal-text';
 import { codeRunsAnchors, handoffByInterpreter, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
 import { Earlier } from './earlier';
 import { worktreeEffect } from './worktree';
@@ -63,21 +63,18 @@ export async function preTool(ctx: GuardContext): Promise<Decision> {
   return {};
 }
 
-const perimeters = new WeakMap<GuardContext, Promise<Perimeter>>();
-/** The perimeter of this call's repository, computed once per guard run (src/guard/perimeter.ts). */
-function perimeterOf(ctx: GuardContext): Promise<Perimeter> {
-  let p = perimeters.get(ctx);
-  if (!p) perimeters.set(ctx, (p = computePerimeter(ctx, ctx.locate())));
-  return p;
+/** A value computed once per guard run. */
+function perRun<T, A extends unknown[]>(make: (ctx: GuardContext, ...args: A) => T): (ctx: GuardContext, ...args: A) => T {
+  const made = new WeakMap<GuardContext, T>();
+  return (ctx, ...args) => {
+    if (!made.has(ctx)) made.set(ctx, make(ctx, ...args));
+    return made.get(ctx)!;
+  };
 }
-
-const ownDirs = new WeakMap<GuardContext, string[]>();
-/** git-handoff's own folders (its state, the witness among it, and where it is installed), once per guard run. */
-function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
-  let d = ownDirs.get(ctx);
-  if (!d) ownDirs.set(ctx, (d = [...userDirs(ctx.env), ...installedDirs(loc?.worktree ?? null, ctx.event.cwd, ctx.env)]));
-  return d;
-}
+/** The perimeter of this call's repository (src/guard/perimeter.ts). */
+const perimeterOf = perRun((ctx): Promise<Perimeter> => computePerimeter(ctx, ctx.locate()));
+/** git-handoff's own folders (its state, the witness among it, and where it is installed). */
+const ownDirsOf = perRun((ctx, loc: Location | null) => [...userDirs(ctx.env), ...installedDirs(loc?.worktree ?? null, ctx.event.cwd, ctx.env)]);
 
 /** The repositories a git command changes: the one it runs in and, for a push, its destination (a remote's URLs: git asked). */
 async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
@@ -176,6 +173,10 @@ function caseTwin(abs: string): string | null {
   }
 }
 
+// A call whose session cannot be read (SPEC 6) is a stranger's: it owns nothing, so it may change nothing any session owns.
+const STRANGER = "this call's session could not be read (its payload names none, or is in a shape git-handoff does not know), so it owns nothing";
+const STRANGER_WAY = 'A client git-handoff wires (`git handoff install --agent <client>`) sends its session with every call.';
+
 async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget): Promise<Decision> {
   const warnings: string[] = [];
   // a symlinked directory or file is judged where it leads as well as where it is named; a file with a second hard
@@ -201,7 +202,7 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
     const outside = perimeterProblem(fence!, op);
     if (outside) return { deny: outside };
     if (!(await isProtected(ctx, op.abs))) continue;
-    if (!ctx.session) return { deny: strangerFileProblem(op.shown) };
+    if (!ctx.session) return { deny: `${neutral(op.shown)} is a protected handoff file, and ${STRANGER}: it may change no session's handoff file. ${STRANGER_WAY}` };
     const v = judgeFile(ctx, op, ctx.session);
     if (v.deny) return { deny: v.deny };
     if (v.warning) warnings.push(v.warning);
@@ -316,7 +317,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     // what the index changed earlier on the line loses when this command makes the worktree match it (rules/earlier.ts)
     const lost = earlier.discarded(effect, top);
-    if (lost.swept && git) lost.targets.push(...(await statusPaths(ctx, git, cmd)));
+    if (lost.swept && git && !git.gitDir && loc) lost.targets.push(...(await statusPaths(ctx, loc)));
     for (const t of [...writeTargets(cmd), ...code.targets, ...linkSources(cmd), ...unknownWriterTargets(cmd), ...extractTargets(cmd), ...gitFiles, ...patched, ...envFiles, ...lost.targets]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
       if (refProblem) return { deny: refProblem };
@@ -366,12 +367,14 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (anchors) return { deny: anchors };
     const source = handoffSource(run, inv);
     const show = () => asWritten(command, inv, cmd.cwd ?? '/', read);
-    const remote = source !== null ? await unconfiguredSource(ctx, inv, cmd, source, show) : null;
+    // the repository the command works on, as git finds it (null: given by --git-dir, or none)
+    const repoLoc = inv.gitDir ? null : ctx.locate((inv.cwd ?? cmd.cwd) || ctx.event.cwd);
+    const remote = source !== null ? await unconfiguredSource(ctx, repoLoc, source, show) : null;
     if (remote) return { deny: remote };
     if (isHandoffCommand(inv)) {
       handoff = true;
       if (!ctx.session) {
-        if (needsSession(inv)) return { deny: strangerHandoffProblem(lineText([cmd])) };
+        if (needsSession(inv)) return { deny: `\`${neutral(lineText([cmd]))}\` writes as a session, and ${STRANGER}. ${STRANGER_WAY}` };
         continue;
       }
       const v = judgeHandoffCommand(inv, { ...cmd, assigns: vars }, ctx.event, ctx.session, ctx.env);
@@ -381,14 +384,14 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     if (ctx.session && commitNeedsSession(inv, ctx.event, ctx.session, ctx.env)) {
       inject = true;
-      hooks ??= RECORDS[ctx.event.client].shellHooksOff ? await stubsDir(ctx, inv, cmd) : null;
+      hooks ??= RECORDS[ctx.event.client].shellHooksOff ? await stubsDir(ctx, repoLoc) : null;
     }
     const refProblem = refCommandProblem(inv, cmd, whole, command, read);
     if (refProblem) return { deny: refProblem };
     const included = inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null;
     if (included) return { deny: included };
-    if (inv.sub === 'config' && removesHooksPath(inv.args)) {
-      const problem = await hooksPathRemoval(ctx, inv, command);
+    if (inv.sub === 'config' && removesHooksPath(inv.args) && repoLoc) {
+      const problem = await hooksPathRemoval(ctx, repoLoc, inv, command);
       if (problem) return { deny: problem };
     }
     const untracked = effect ? await untrackedProblem(ctx, inv, effect, command) : null;
@@ -420,18 +423,15 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
 }
 
 /** Why a command takes handoffs from `source`, which is not a remote the person configured (git asked which there are), or null. */
-async function unconfiguredSource(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand, source: string, show: () => string): Promise<string | null> {
-  const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
+async function unconfiguredSource(ctx: GuardContext, loc: Location | null, source: string, show: () => string): Promise<string | null> {
   // a scratch repository of the session's own is not the one its handoffs and other sessions' live in
   if (loc && loc.commonDir !== ctx.locate()?.commonDir) return null;
-  const remotes = loc && !inv.gitDir ? remoteNames(await ctx.repo(loc)) : [];
+  const remotes = loc ? remoteNames(await ctx.repo(loc)) : [];
   return remotes.includes(source) ? null : unconfiguredSourceProblem(show(), source, remotes);
 }
 
 /** The paths git status lists, as deletes: what a line that changed the index wholesale may lose to a later discard. */
-async function statusPaths(ctx: GuardContext, git: GitInvocation, cmd: SimpleCommand): Promise<WriteTarget[]> {
-  const loc = ctx.locate((git.cwd ?? cmd.cwd) || ctx.event.cwd);
-  if (!loc || git.gitDir) return [];
+async function statusPaths(ctx: GuardContext, loc: Location): Promise<WriteTarget[]> {
   const repo = await ctx.repo(loc);
   const out = repo.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'], { cwd: loc.worktree, allowFail: true }).stdout;
   return out
@@ -493,9 +493,7 @@ function cannotRead(ctx: GuardContext, kind: string, refuse: boolean, ...words: 
 }
 
 /** Why this removal of core.hooksPath turns git-handoff's git hooks off (git asked where its hooks are now), or null. */
-async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: string): Promise<string | null> {
-  const loc = ctx.locate(inv.cwd ?? ctx.event.cwd);
-  if (!loc || inv.gitDir) return null;
+async function hooksPathRemoval(ctx: GuardContext, loc: Location, inv: GitInvocation, command: string): Promise<string | null> {
   const repo = await ctx.repo(loc);
   // the scope removed from holds no core.hooksPath: nothing changes
   if (repo.git(['config', ...scopeArgs(inv.args), '--get-all', 'core.hooksPath'], { allowFail: true }).stdout.trim() === '') return null;
@@ -504,9 +502,8 @@ async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: 
 }
 
 /** The folder git runs this repository's hooks from, when it holds git-handoff's stubs and can be given back as it is. */
-async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand): Promise<string | null> {
-  const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
-  if (!loc || inv.gitDir) return null;
+async function stubsDir(ctx: GuardContext, loc: Location | null): Promise<string | null> {
+  if (!loc) return null;
   // from the configuration cache, without git: this runs on every commit of a client whose shell turns hooks off
   const dir = hooksDirIn(loc, await ctx.config(loc), ctx.env.HOME || homedir());
   return plainHooksDir(dir) && holdsStub(dir) ? dir : null;
