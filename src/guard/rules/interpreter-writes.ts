@@ -3,7 +3,7 @@
 // environment, the words given after it); code whose paths cannot be read so is refused where it could reach the
 // perimeter (rules/pre-tool.ts). Apart from files.ts, so that the first file's bundle stays small.
 import path from 'node:path';
-import type { SimpleCommand } from '../shell/command';
+import { programName, type SimpleCommand } from '../shell/command';
 import type { WriteTarget } from '../shell/writes';
 import { codeOption, runsUnreadCode } from './refs';
 
@@ -86,7 +86,7 @@ function givenWords(cmd: SimpleCommand): (seen: Seen) => WriteTarget[] {
     const words: string[] = [];
     const args = cmd.argv.slice(1);
     // after the code (the interpreter's code option, refs.ts INTERPRETERS): the rest are the code's arguments
-    const code = codeOption(cmd);
+    const code = codeOption(programName(cmd.argv));
     const codeAt = code ? args.findIndex((_, i) => i > 0 && code.test(args[i - 1])) : -1;
     if (codeAt >= 0) words.push(...args.slice(codeAt + 1).filter((a) => !a.startsWith('-')));
     for (const r of cmd.redirects) if (r.op === '<<' || r.op === '<<<') words.push(...`${r.target} ${r.body ?? ''}`.split(/\s+/));

@@ -79,9 +79,14 @@ const RULED_ALIAS = /^!|update-ref|symbolic-ref|fast-import|handoff|filter-|repl
 
 // Interpreters handed code on the command line or on stdin, each with the option its code follows (the words after the
 // code are its arguments): what the code does cannot be read statically, so code that names the ref store is refused as a whole.
+// Given no code and no script, each reads its code from its input (src/guard/interactive.ts).
+const PYTHON = /^-[a-zA-Z]*c$/;
+const NODE = /^(-e|-p|--eval|--print|-pe)$/;
 const INTERPRETERS: Record<string, RegExp> = {
-  python: /^-[a-zA-Z]*c$/,
-  node: /^(-e|-p|--eval|--print|-pe)$/,
+  python: PYTHON,
+  pypy: PYTHON,
+  node: NODE,
+  nodejs: NODE,
   perl: /^-[a-zA-Z]*[eE]$/,
   ruby: /^-[a-zA-Z]*e$/,
   php: /^-r$/,
@@ -106,15 +111,15 @@ const INTERPRETERS: Record<string, RegExp> = {
   gosh: /^-e$/,
 };
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
-// awk's program is its first operand (or follows -e, --source)
-const AWK = /^(-e|--source)$/;
 const REF_STORE_TEXT = /refs\/handoff|refs\/replace|handoff-reads|update-ref|symbolic-ref|fast-import|packed-refs|\.git\/+(refs|handoff|hooks|config|HEAD|info\/grafts)|handoff-archive|handoff-leases|audit\.jsonl|guard-config/;
 
+/** A program's name without its version (`python3.12` is python). */
+const familyOf = (prog: string) => prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
+
 /** The option an interpreter's code follows (`python3.12 -c`: python's), or undefined for a program no interpreter. */
-export function codeOption(cmd: SimpleCommand): RegExp | undefined {
-  const prog = programName(cmd.argv);
-  const family = prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
-  return own(INTERPRETERS, family) ? INTERPRETERS[family] : AWKS.has(family) ? AWK : undefined;
+export function codeOption(prog: string): RegExp | undefined {
+  const family = familyOf(prog);
+  return own(INTERPRETERS, family) ? INTERPRETERS[family] : undefined;
 }
 
 /** Whether a command is an interpreter given code on its command line or stdin, or a shell reading its script from stdin. */
@@ -122,11 +127,12 @@ export function runsUnreadCode(cmd: SimpleCommand): boolean {
   const args = cmd.argv.slice(1);
   // no -c (unwrapped elsewhere) and no script file: stdin
   if (SHELLS.has(programName(cmd.argv))) return operands(args).every((a) => a === '-');
-  const code = codeOption(cmd);
+  const code = codeOption(programName(cmd.argv));
+  const awk = AWKS.has(familyOf(programName(cmd.argv)));
   // a script file written earlier on the same line (`echo '<code>' > s.py; python3 s.py`, `awk -f s.awk`): its code is the line's text
-  if (code && cmd.writtenArg) return true;
+  if ((code || awk) && cmd.writtenArg) return true;
   // awk's program is its first operand unless -f names a file
-  if (code === AWK) return !args.some((a) => /^-[a-zA-Z]*f/.test(a) || a.startsWith('--file') || a.startsWith('--exec') || /^-E/.test(a));
+  if (awk) return !args.some((a) => /^-[a-zA-Z]*f/.test(a) || a.startsWith('--file') || a.startsWith('--exec') || /^-E/.test(a));
   return code !== undefined && (args.some((a) => code.test(a)) || args.includes('-') || operands(args).length === 0);
 }
 
