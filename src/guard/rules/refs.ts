@@ -142,6 +142,9 @@ export function interpreterProblem(cmd: SimpleCommand, whole: string): string | 
   return `\`${programName(cmd.argv)}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
 }
 
+/** The refusal of a command that moves handoff refs behind git-handoff's back, with the ways that do it safely. */
+const bypass = (show: string, what: string) => `\`${show}\` ${what}.\n${SAFE_WAYS}`;
+
 const SAFE_WAYS =
   'Handoff refs only move through git-handoff, which checks ownership by compare-and-swap:\n' +
   '  git handoff write <topic> …      a new version (yours, or --take-over --reason "<why>")\n' +
@@ -172,25 +175,23 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs || unseen);
       // update-ref's ref is its first operand; either operand of symbolic-ref can attach HEAD to a handoff ref.
       const expanded = (inv.sub === 'update-ref' ? o.operands.slice(0, 1) : o.operands).some(mayNameHandoffRef);
-      if (named.length || expanded || viaStdin || (cmd.xargs && mentionsHandoffRef(whole))) {
-        return `\`${show}\` moves a handoff ref directly, bypassing the ownership check.\n${SAFE_WAYS}`;
-      }
-      return null;
+      const moves = named.length || expanded || viaStdin || (cmd.xargs && mentionsHandoffRef(whole));
+      return moves ? bypass(show, 'moves a handoff ref directly, bypassing the ownership check') : null;
     }
     case 'push': {
       const oneOff = (inv.config ?? []).some((c) => /^remote\..+\.mirror(=(true|yes|on|1))?$/i.test(c) || /^remote\..+\.push=\+?.*:\+?refs\/handoff/i.test(c));
-      if (args.includes('--mirror') || oneOff) return `\`${show}\` would force every ref, handoffs included, onto the remote.\n${SAFE_WAYS}`;
+      if (args.includes('--mirror') || oneOff) return bypass(show, 'would force every ref, handoffs included, onto the remote');
       const force = given(o, 'fd', '--force', '--force-with-lease', '--force-if-includes', '--delete', '--prune');
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
-      if (named.length && (force || forced)) return `\`${show}\` force-pushes or deletes handoff refs on the remote.\n${SAFE_WAYS}`;
+      if (named.length && (force || forced)) return bypass(show, 'force-pushes or deletes handoff refs on the remote');
       // `<src>:refs/handoffs/…` puts whatever <src> is (a branch, HEAD) into a handoff ref under another name.
       const renamed = args.some((a) => a.indexOf(':') > 0 && mayNameHandoffRef(refspec(a).dst) && refspec(a).src !== refspec(a).dst);
-      if (renamed) return `\`${show}\` pushes something other than that handoff into a handoff ref on the remote.\n${SAFE_WAYS}`;
+      if (renamed) return bypass(show, 'pushes something other than that handoff into a handoff ref on the remote');
       // a pattern that covers handoff refs (`refs/*:refs/*`, `+refs/*`), forced, pruning or renaming
       const prune = given(o, '', '--prune');
       const covering = args.filter((a) => !a.startsWith('-') && a.includes('*') && mayCoverHandoffRef(refspec(a).dst));
       if (covering.some((a) => force || prune || a.startsWith('+') || refspec(a).src !== refspec(a).dst)) {
-        return `\`${show}\` pushes a ref pattern that covers handoff refs (${covering.map(neutral).join(', ')}), forcing, pruning or renaming them on the remote.\n${SAFE_WAYS}`;
+        return bypass(show, `pushes a ref pattern that covers handoff refs (${covering.map(neutral).join(', ')}), forcing, pruning or renaming them on the remote`);
       }
       return null;
     }
@@ -214,9 +215,8 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
         return `\`${show}\` defines an alias for a git command the guard rules on (refs, pushes, rewrites, handoffs): every later use would go unchecked. Run the command itself, or ask the person to define the alias.`;
       }
       const spec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => mayCoverHandoffRef(refspec(v).dst) && (key.endsWith('fetch') || v.startsWith('+') || v.includes('*') || refspec(v).src !== refspec(v).dst));
-      if (spec || (/^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true'))) {
-        return `\`${show}\` sets a refspec that would force or overwrite handoff refs on every fetch or push.\n${SAFE_WAYS}`;
-      }
+      const mirror = /^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true');
+      if (spec || mirror) return bypass(show, 'sets a refspec that would force or overwrite handoff refs on every fetch or push');
       // a key that makes git run a program, or turns the protection off (rules/git-config.ts)
       return configCommandProblem(args, inv.cwd, show);
     }
@@ -224,11 +224,11 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them
       const ref = notesRef(o, inv.config ?? [], cmd.assigns);
       const sub = o.operands[0] ?? 'list';
-      if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return `\`${show}\` changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to.\n${SAFE_WAYS}`;
+      if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return bypass(show, 'changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to');
       return null;
     }
     case 'filter-branch':
-      if (args.includes('--all') || named.length) return `\`${show}\` rewrites every ref it is given, handoff refs included.\n${SAFE_WAYS}`;
+      if (args.includes('--all') || named.length) return bypass(show, 'rewrites every ref it is given, handoff refs included');
       return null;
     case 'filter-repo':
       if (args.some((a) => a === '--analyze' || a === '-h' || a === '--help')) return null;
@@ -249,7 +249,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       // --refmap=<refspec> maps what the command line fetches, as a configured fetch refspec does
       const refmap = valuesOf(o, '--refmap');
       const overwrite = [...args, ...oneOff, ...refmap].some((a) => a.includes(':') && mayCoverHandoffRef(a.slice(a.indexOf(':') + 1)));
-      if (overwrite) return `\`${show}\` fetches straight into the local handoff refs, overwriting them.\n${SAFE_WAYS}`;
+      if (overwrite) return bypass(show, 'fetches straight into the local handoff refs, overwriting them');
       return null;
     }
     default:
@@ -268,9 +268,8 @@ function notesRef(o: GitOptions, config: string[], assigns: Record<string, strin
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {
   // `"$GIT_DIR/packed-refs"`, `"$(git rev-parse --git-dir)/refs/handoffs/…"`: the directory is unknown, the tail is not.
-  if (expands(target.path) && (STORE_REF_PATH.test(target.path) || /(^|\/)(packed-refs|info\/grafts)$/.test(target.path))) {
-    return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
-  }
+  const storeWrite = `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  if (expands(target.path) && (STORE_REF_PATH.test(target.path) || /(^|\/)(packed-refs|info\/grafts)$/.test(target.path))) return storeWrite;
   // matched without case: on a case-insensitive filesystem (macOS, Windows) `.GIT/Refs/HANDOFFS` is git's own
   const parts = abs.toLowerCase().split(path.sep);
   const g = parts.lastIndexOf('.git');
@@ -285,7 +284,7 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
     (target.kind === 'delete' && (rest === '' || rest === 'refs')) ||
     // `.git` itself written over: the pointer file of a worktree (or a separate git dir) names where git's directory is
     (rest === '' && g === parts.length - 1);
-  if (hit) return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  if (hit) return storeWrite;
   // the object store holds every version of every handoff: a file removed or written there can lose them for good
   if (/(^|\/)objects(\/|$)/.test(rest) && !/^worktrees\/[^/]+\/./.test(rest)) {
     return (
