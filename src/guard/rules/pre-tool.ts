@@ -357,16 +357,16 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     const inv = git ?? handoffByInterpreter(cmd, whole);
     const reinstall = reinstallProblem(cmd, cmd.argv.join(' ')) ?? codeRunsAnchors(cmd, whole);
     if (reinstall) return { deny: reinstall };
+    const show = () => (inv ? asWritten(command, inv, cmd.cwd ?? '/', read) : cmd.argv.join(' '));
     const run = handoffRun(cmd, inv);
     if (run) {
-      const problem = personOnlyProblem(run, vars, ctx.session, inv ? asWritten(command, inv, cmd.cwd ?? '/', read) : cmd.argv.join(' '));
+      const problem = personOnlyProblem(run, vars, ctx.session, show());
       if (problem) return { deny: problem };
     }
     if (!inv) continue;
     const anchors = anchorEnvironmentProblem(inv, carried, [...unset, ...(cmd.unsets ?? [])], ctx.env) ?? anchorEnvironmentProblem(inv, cmd.assigns, [], ctx.env);
     if (anchors) return { deny: anchors };
     const source = handoffSource(run, inv);
-    const show = () => asWritten(command, inv, cmd.cwd ?? '/', read);
     // the repository the command works on, as git finds it (null: given by --git-dir, or none)
     const repoLoc = inv.gitDir ? null : ctx.locate((inv.cwd ?? cmd.cwd) || ctx.event.cwd);
     const remote = source !== null ? await unconfiguredSource(ctx, repoLoc, source, show) : null;
@@ -386,7 +386,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       inject = true;
       hooks ??= RECORDS[ctx.event.client].shellHooksOff ? await stubsDir(ctx, repoLoc) : null;
     }
-    const refProblem = refCommandProblem(inv, cmd, whole, command, read);
+    const refProblem = refCommandProblem(inv, cmd, whole, show());
     if (refProblem) return { deny: refProblem };
     const included = inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null;
     if (included) return { deny: included };
@@ -409,7 +409,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (claim) return { deny: claim };
       if (loc && !inv.gitDir && rewrites(inv)) {
         // a stranger (no session read) owns no commit: every session's is another's
-        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', command);
+        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', show());
         if (problem) return { deny: problem };
       }
     }

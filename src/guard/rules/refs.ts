@@ -6,7 +6,7 @@ import { neutral, stripTerminalControls } from '../../terminal-text';
 import { lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
-import { asWritten, type ReadLine } from './as-written';
+import { asWritten } from './as-written';
 import { configCommandProblem, configOperands, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { expands } from '../shell/lex';
 import { operands } from '../shell/options';
@@ -157,16 +157,17 @@ export function plainRefMove(cmds: SimpleCommand[], line: string, cwd: string): 
   const [cmd, ...rest] = cmds;
   if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
   const inv = gitInvocation(cmd);
-  const problem = inv ? (oneOffConfigProblem(inv, asWritten(line, inv, cmd.cwd ?? '/', { line, cwd, cmds })) ?? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds })) : null;
+  if (!inv) return null;
+  const show = asWritten(line, inv, cmd.cwd ?? '/', { line, cwd, cmds });
+  const problem = oneOffConfigProblem(inv, show) ?? refCommandProblem(inv, cmd, lineText(cmds), show);
   return problem === null ? null : { deny: stripTerminalControls(problem) };
 }
 
-/** Why a git command writes handoff refs behind git-handoff's back, or null (`read`: the line `written` as read, if it was). */
-export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, written: string = whole, read?: ReadLine): string | null {
+/** Why a git command (`show`: as written, rules/as-written.ts) writes handoff refs behind git-handoff's back, or null. */
+export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, show: string): string | null {
   const args = inv.args;
   const o = gitOptions(inv);
   const named = args.filter(mentionsHandoffRef);
-  const show = asWritten(written, inv, cmd.cwd ?? '/', read);
   switch (inv.sub) {
     case 'update-ref':
     case 'symbolic-ref': {
