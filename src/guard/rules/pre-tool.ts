@@ -230,7 +230,6 @@ const PARSE_BUDGET_MS = 5_000;
 
 
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null, budget: Budget): Promise<Decision> {
-  // bounded input: a command too long to read is refused when it names protected things, allowed otherwise
   if (command.length > MAX_COMMAND) return cannotRead(ctx, 'long', namesProtected(ctx.event.action));
   // read once: the first look's reading of this very line when it has one
   // an xargs whose input is literal words (`printf 'memory\0' | xargs -0 rm -rf`) is judged as what it runs
