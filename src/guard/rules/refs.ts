@@ -47,24 +47,15 @@ const STORE_REF_PATH = {
 /** Ref name prefixes the guard protects (a ref that starts so, or an expansion that could complete one). */
 const PROTECTED_PREFIXES = ['refs/handoff', 'refs/claims/', 'refs/notes/handoff-reads', 'refs/replace/'];
 
-/** Whether a ref argument could name a handoff ref once expanded: the literal prefix before `$` or a backquote must fit. */
-function mayNameHandoffRef(arg: string): boolean {
-  if (mentionsHandoffRef(arg)) return true;
-  const cut = arg.search(/[$`]/);
-  if (cut < 0) return false;
-  return mayLeadToProtected(arg.slice(0, cut).replace(/^[+^:]/, ''));
-}
-
-/** Whether a ref name's known beginning may go on to a protected ref (or is inside one already). */
-const mayLeadToProtected = (prefix: string) => PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
-
-/** Whether a refspec's side may name a protected ref: one it names (or could once expanded), or a `*` that can stand for one. */
-export function mayCoverHandoffRef(dst: string): boolean {
-  const d = dst.replace(/^[+^]/, '');
-  if (mayNameHandoffRef(d)) return true;
-  const star = d.indexOf('*');
-  if (star < 0) return false;
-  return mayLeadToProtected(d.slice(0, star));
+/**
+ * Whether a ref argument could name a protected ref once expanded (`pattern`: or stand for one by a `*`): one it names,
+ * or a known beginning before the first `$`, backquote (or `*`) that may go on to one (or is inside one already).
+ */
+export function mayNameHandoffRef(arg: string, pattern = false): boolean {
+  const a = arg.replace(/^[+^:]/, '');
+  if (mentionsHandoffRef(a)) return true;
+  const cut = a.search(pattern ? /[$`*]/ : /[$`]/);
+  return cut >= 0 && PROTECTED_PREFIXES.some((p) => p.startsWith(a.slice(0, cut)) || a.slice(0, cut).startsWith(p));
 }
 
 /** A refspec as source and destination (`+` dropped; a lone ref is its own destination). */
@@ -175,7 +166,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const unseen = cmd.redirects.some((r) => r.op === '<') || cmd.stdinFrom !== undefined || expands(whole);
       const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs || unseen);
       // update-ref's ref is its first operand; either operand of symbolic-ref can attach HEAD to a handoff ref.
-      const expanded = (inv.sub === 'update-ref' ? o.operands.slice(0, 1) : o.operands).some(mayNameHandoffRef);
+      const expanded = (inv.sub === 'update-ref' ? o.operands.slice(0, 1) : o.operands).some((a) => mayNameHandoffRef(a));
       const moves = named.length || expanded || viaStdin || (cmd.xargs && mentionsHandoffRef(whole));
       return moves ? bypass(show, 'moves a handoff ref directly, bypassing the ownership check') : null;
     }
@@ -190,7 +181,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (renamed) return bypass(show, 'pushes something other than that handoff into a handoff ref on the remote');
       // a pattern that covers handoff refs (`refs/*:refs/*`, `+refs/*`), forced, pruning or renaming
       const prune = given(o, '', '--prune');
-      const covering = args.filter((a) => !a.startsWith('-') && a.includes('*') && mayCoverHandoffRef(refspec(a).dst));
+      const covering = args.filter((a) => !a.startsWith('-') && a.includes('*') && mayNameHandoffRef(refspec(a).dst, true));
       if (covering.some((a) => force || prune || a.startsWith('+') || refspec(a).src !== refspec(a).dst)) {
         return bypass(show, `pushes a ref pattern that covers handoff refs (${covering.map(neutral).join(', ')}), forcing, pruning or renaming them on the remote`);
       }
@@ -215,7 +206,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (/^alias\./.test(key) && ops.length >= 2 && RULED_ALIAS.test(ops.slice(1).join(' '))) {
         return `\`${show}\` defines an alias for a git command the guard rules on (refs, pushes, rewrites, handoffs): every later use would go unchecked. Run the command itself, or ask the person to define the alias.`;
       }
-      const spec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => mayCoverHandoffRef(refspec(v).dst) && (key.endsWith('fetch') || v.startsWith('+') || v.includes('*') || refspec(v).src !== refspec(v).dst));
+      const spec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => mayNameHandoffRef(refspec(v).dst, true) && (key.endsWith('fetch') || v.startsWith('+') || v.includes('*') || refspec(v).src !== refspec(v).dst));
       const mirror = /^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true');
       if (spec || mirror) return bypass(show, 'sets a refspec that would force or overwrite handoff refs on every fetch or push');
       // a key that makes git run a program, or turns the protection off (rules/git-config.ts)
@@ -249,7 +240,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const oneOff = (inv.config ?? []).filter((c) => /^remote\..+\.fetch=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1));
       // --refmap=<refspec> maps what the command line fetches, as a configured fetch refspec does
       const refmap = valuesOf(o, '--refmap');
-      const overwrite = [...args, ...oneOff, ...refmap].some((a) => a.includes(':') && mayCoverHandoffRef(a.slice(a.indexOf(':') + 1)));
+      const overwrite = [...args, ...oneOff, ...refmap].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1), true));
       if (overwrite) return bypass(show, 'fetches straight into the local handoff refs, overwriting them');
       return null;
     }
