@@ -27,7 +27,7 @@ export const modelReadsBefore = (e: GuardEvent): boolean => RECORDS[e.client].co
 export const DEFAULT_PROTECT = ['**/memory/handoff-*.md'];
 
 export class GuardContext {
-  /** null when none can be read: a stranger's call (./stranger.ts) */
+  /** null when none can be read: a stranger's call (rules/pre-tool.ts) */
   readonly session: string | null;
   private locs = new Map<string, Location | null>();
   private repos = new Map<string, Repo>();

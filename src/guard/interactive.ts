@@ -11,15 +11,11 @@ import { programName, SHELLS, type SimpleCommand } from './shell/command';
 import { gitInvocation } from './shell/git';
 import { parseShell } from './shell/parse';
 import { runnerLines } from './shell/runners';
+import { codeOption } from './rules/refs';
 
-/** Interpreters and the options that give them their code inline (with one: not interactive). */
-const INTERPRETERS: Array<[RegExp, RegExp]> = [
-  [/^python[0-9.]*$|^pypy[0-9.]*$/, /^-[^-]*c/],
-  [/^(node|nodejs|deno|bun)$/, /^(-[^-]*[ep]|--eval|--print|run|eval)/],
-  [/^(perl|ruby|lua[0-9.]*|luajit)$/, /^-[^-]*e/],
-  [/^php[0-9.]*$/, /^-[^-]*r/],
-  [/^(irb|ghci|julia|R|tclsh|wish|sqlite3|psql|mysql|gdb|lldb|jshell|scala|clojure|expect|osascript)$/, /^-[^-]*[ce]|^--(command|eval|execute)/],
-];
+/** Read-eval loops beside the interpreters of rules/refs.ts, and the options that give them their code inline. */
+const REPLS = /^(irb|ghci|julia|R|tclsh|wish|sqlite3|psql|mysql|gdb|lldb|jshell|scala|clojure|expect|osascript)$/;
+const REPL_CODE = /^-[^-]*[ce]|^--(command|eval|execute)/;
 /**
  * Programs that run or write what is typed into them whatever their operands, terminal or not: editors (`ed`, `vim`
  * read their commands from their input), terminal multiplexers, remote and user shells. A pager (`less`) reads
@@ -46,8 +42,8 @@ function readsLaterInput(cmd: SimpleCommand): string | null {
     if (args.some((a) => /^-[^-]*[si]/.test(a)) || !operands.length || operands[0] === '-') return `${prog} with no script reads its commands from its input`;
     return null;
   }
-  for (const [name, inline] of INTERPRETERS) {
-    if (!name.test(prog)) continue;
+  const inline = codeOption(prog) ?? (REPLS.test(prog) ? REPL_CODE : undefined);
+  if (inline) {
     if (args.some((a) => /^-[^-]*i$|^--interactive$/.test(a))) return `${prog} -i reads code from its input`;
     if (args.some((a) => inline.test(a))) return null;
     return !operands.length || operands[0] === '-' ? `${prog} with no script reads code from its input` : null;

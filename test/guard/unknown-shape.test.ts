@@ -83,6 +83,10 @@ describe('unknown shapes are judged', () => {
     for (const p of [
       call('mcp__shell__run', { command: 'bash' }),
       call('mcp__shell__run', { cmd: 'python3' }),
+      // every interpreter of the one table (src/guard/rules/refs.ts) given no code, and a read-eval loop
+      call('mcp__shell__run', { cmd: 'pypy3' }),
+      call('mcp__shell__run', { cmd: 'pwsh' }),
+      call('mcp__shell__run', { cmd: 'psql' }),
       call('mcp__shell__exec', { command: 'sh', args: [] }),
       call('mcp__shell__exec', { command: 'node', name: 'repl' }),
       call('mcp__term__open', { command: 'bash -i', cwd: repo.dir }),
@@ -95,7 +99,7 @@ describe('unknown shapes are judged', () => {
     // through the real sh front as wired for Claude Code
     const front = spawnSync('/bin/sh', ['-c', hookCommand(WIRING.claude, `"${FRONT}" --client=claude-code`)], { cwd: repo.dir, env: repo.env, input: JSON.stringify(call('mcp__shell__run', { command: 'bash' })), encoding: 'utf8', timeout: 60_000 });
     expect(verdict(front.stdout)).toBe('deny');
-    for (const p of [call('mcp__shell__run', { command: 'ls' }), call('mcp__shell__run', { cmd: 'python3 -c "print(1)"' }), call('mcp__shell__exec', { command: 'bash', args: ['-c', 'echo hi'] })]) {
+    for (const p of [call('mcp__shell__run', { command: 'ls' }), call('mcp__shell__run', { cmd: 'python3 -c "print(1)"' }), call('mcp__shell__run', { cmd: 'pwsh -Command "Get-Date"' }), call('mcp__shell__run', { cmd: 'nodejs -p 1' }), call('mcp__shell__exec', { command: 'bash', args: ['-c', 'echo hi'] })]) {
       expect((await judged(p)).verdict, JSON.stringify(p.tool_input)).toBe('allow');
     }
     // where git-handoff protects nothing, an interactive program is the tool's business

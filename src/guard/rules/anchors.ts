@@ -8,7 +8,7 @@ import type { GitInvocation } from '../shell/git';
 import { operands } from '../shell/options';
 import { given, gitOptions } from './git-options';
 import { handoffCommand, namedSession } from './inject';
-import { mayCoverHandoffRef, refspec, runsUnreadCode } from './refs';
+import { mayNameHandoffRef, refspec, runsUnreadCode } from './refs';
 
 /** git-handoff's bundles that answer hook events (src/fast-guard.ts and what it loads), run by a runtime. */
 const GUARD_BUNDLE = /(^|\/)dist\/(guard|first|fast)\.cjs$/;
@@ -100,7 +100,7 @@ const PERSON_ONLY_WORDS = /\b(guard|install|uninstall|--from|--session)\b|guard\
 
 /** Why interpreter code would run git-handoff's guard or a person's command: its words are enough (no argv to read). */
 export function codeRunsAnchors(cmd: SimpleCommand, whole: string): string | null {
-  if (!runsUnreadCode(cmd, SHELLS) || !RUNS_PROGRAMS.test(whole) || !NAMES_HANDOFF.test(whole) || !PERSON_ONLY_WORDS.test(whole)) return null;
+  if (!runsUnreadCode(cmd) || !RUNS_PROGRAMS.test(whole) || !NAMES_HANDOFF.test(whole) || !PERSON_ONLY_WORDS.test(whole)) return null;
   return (
     `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that starts git-handoff with words only the person's commands take (the guard, install, ` +
     `uninstall, recover --from, another session's --session). Run \`git handoff …\` itself for what a session may do; the guard reads it.`
@@ -166,7 +166,7 @@ export function handoffSource(run: { kind: 'cli' | 'guard'; args: string[] } | n
   if (given(o, '', '--all', '--multiple')) return null;
   const [repository, ...refspecs] = o.operands;
   // a source git completes (`handoffs/main/t` is refs/handoffs/main/t on the remote) counts as that ref
-  const takes = (src: string) => mayCoverHandoffRef(src) || (!src.startsWith('refs/') && mayCoverHandoffRef(`refs/${src}`));
+  const takes = (src: string) => mayNameHandoffRef(src, true) || (!src.startsWith('refs/') && mayNameHandoffRef(`refs/${src}`, true));
   return repository !== undefined && refspecs.some((r) => takes(refspec(r).src)) ? repository : null;
 }
 

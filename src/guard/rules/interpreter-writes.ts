@@ -3,9 +3,9 @@
 // environment, the words given after it); code whose paths cannot be read so is refused where it could reach the
 // perimeter (rules/pre-tool.ts). Apart from files.ts, so that the first file's bundle stays small.
 import path from 'node:path';
-import type { SimpleCommand } from '../shell/command';
+import { programName, type SimpleCommand } from '../shell/command';
 import type { WriteTarget } from '../shell/writes';
-import { runsUnreadCode } from './refs';
+import { codeOption, runsUnreadCode } from './refs';
 
 const HANDOFF_FILE = /handoff-[A-Za-z0-9._-]+\.md/g;
 const PATH_CHAR = /[^\s'"`()=,;]/;
@@ -54,12 +54,11 @@ interface InterpreterReach {
 const NONE: InterpreterReach = { targets: [], unresolved: null, fromBase: false, strings: [] };
 
 /** The paths an interpreter's unread code may write, when that code writes at all (`env`: the call's environment, for HOME and other variables). */
-export function interpreterWrites(cmd: SimpleCommand, whole: string, shells: Set<string>, judged: Set<string | null>, env: NodeJS.ProcessEnv = process.env): InterpreterReach {
-  if (!runsUnreadCode(cmd, shells)) return NONE;
-  const given = givenWords(cmd);
+export function interpreterWrites(cmd: SimpleCommand, whole: string, judged: Set<string | null>, env: NodeJS.ProcessEnv): InterpreterReach {
+  if (!runsUnreadCode(cmd)) return NONE;
   const seen = namedFiles(whole, env);
   // the names come from the whole line: once per directory of this line is enough, however many calls it makes
-  if (judged.has(cmd.cwd)) return { ...NONE, targets: given(seen) };
+  if (judged.has(cmd.cwd)) return { ...NONE, targets: givenWords(cmd, seen) };
   judged.add(cmd.cwd);
   // a directory the code names may lose what is under it; a pattern is expanded as the shell would (`**`: any depth)
   const deep = seen.dirs.filter((p) => p.includes('**')).map((p): WriteTarget => {
@@ -73,24 +72,23 @@ export function interpreterWrites(cmd: SimpleCommand, whole: string, shells: Set
     ...seen.dirs.map((p): WriteTarget => ({ path: p, kind: 'delete', cwd: cmd.cwd })),
     ...deep,
     ...seen.rooted.map((p): WriteTarget => ({ path: p, kind, cwd: cmd.cwd })),
-    ...given(seen),
+    ...givenWords(cmd, seen),
   ];
   const unseenInput = READS_INPUT.test(whole) && (cmd.stdinFrom !== undefined || cmd.redirects.some((r) => r.op === '<')) ? 'reads a path from input the guard does not see' : null;
   return { targets, unresolved: seen.writes ? (seen.unresolved ?? unseenInput) : null, fromBase: seen.fromBase, strings: seen.strings };
 }
 
 /** The words the code is given after it (`sys.argv`, `@ARGV`) and what a here-document or here-string feeds it, as written paths. */
-function givenWords(cmd: SimpleCommand): (seen: Seen) => WriteTarget[] {
-  return (seen) => {
-    if (!seen.writes) return [];
-    const words: string[] = [];
-    const args = cmd.argv.slice(1);
-    // after the code (`-c <code>`, `-e <code>`, a script file): the rest are the code's arguments
-    const codeAt = args.findIndex((_, i) => i > 0 && /^-[a-zA-Z]*[ceE]$|^--(eval|print)$/.test(args[i - 1]));
-    if (codeAt >= 0) words.push(...args.slice(codeAt + 1).filter((a) => !a.startsWith('-')));
-    for (const r of cmd.redirects) if (r.op === '<<' || r.op === '<<<') words.push(...`${r.target} ${r.body ?? ''}`.split(/\s+/));
-    return words.filter((w) => w !== '' && w.length < PATH_MAX && !/[\n();'"<>|&]/.test(w)).map((w): WriteTarget => ({ path: w, kind: seen.tree ? 'delete' : 'write', cwd: cmd.cwd }));
-  };
+function givenWords(cmd: SimpleCommand, seen: Seen): WriteTarget[] {
+  if (!seen.writes) return [];
+  const words: string[] = [];
+  const args = cmd.argv.slice(1);
+  // after the code (the interpreter's code option, refs.ts INTERPRETERS): the rest are the code's arguments
+  const code = codeOption(programName(cmd.argv));
+  const codeAt = code ? args.findIndex((_, i) => i > 0 && code.test(args[i - 1])) : -1;
+  if (codeAt >= 0) words.push(...args.slice(codeAt + 1).filter((a) => !a.startsWith('-')));
+  for (const r of cmd.redirects) if (r.op === '<<' || r.op === '<<<') words.push(...`${r.target} ${r.body ?? ''}`.split(/\s+/));
+  return words.filter((w) => w !== '' && w.length < PATH_MAX && !/[\n();'"<>|&]/.test(w)).map((w): WriteTarget => ({ path: w, kind: seen.tree ? 'delete' : 'write', cwd: cmd.cwd }));
 }
 
 // A line of many interpreter calls reads its text once, not once per call.

@@ -12,7 +12,7 @@ import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } fr
 import { patchTargets } from './patch-files';
 import { extractTargets, linkSources, unknownWriterTargets } from './writers';
 import { unseenArgumentsProblem, untrackedProblem, withXargsInput } from './untracked';
-import { DECLARES, lineText, SHELLS, type SimpleCommand } from '../shell/command';
+import { DECLARES, lineText, type SimpleCommand } from '../shell/command';
 import { setsForLine } from '../shell/values';
 import { gitInvocation, READING_VERBS, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
@@ -24,7 +24,7 @@ import { fileOps, noteEffect } from '../effect';
 import { interpreterWrites } from './interpreter-writes';
 import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, sessionPrefix } from './inject';
 import { RECORDS } from '../../clients/records';
-import { strangerFileProblem, strangerHandoffProblem } from '../stranger';
+import { neutral } from '../../terminal-text';
 import { codeRunsAnchors, handoffByInterpreter, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
 import { Earlier } from './earlier';
 import { worktreeEffect } from './worktree';
@@ -63,21 +63,18 @@ export async function preTool(ctx: GuardContext): Promise<Decision> {
   return {};
 }
 
-const perimeters = new WeakMap<GuardContext, Promise<Perimeter>>();
-/** The perimeter of this call's repository, computed once per guard run (src/guard/perimeter.ts). */
-function perimeterOf(ctx: GuardContext): Promise<Perimeter> {
-  let p = perimeters.get(ctx);
-  if (!p) perimeters.set(ctx, (p = computePerimeter(ctx, ctx.locate())));
-  return p;
+/** A value computed once per guard run. */
+function perRun<T, A extends unknown[]>(make: (ctx: GuardContext, ...args: A) => T): (ctx: GuardContext, ...args: A) => T {
+  const made = new WeakMap<GuardContext, T>();
+  return (ctx, ...args) => {
+    if (!made.has(ctx)) made.set(ctx, make(ctx, ...args));
+    return made.get(ctx)!;
+  };
 }
-
-const ownDirs = new WeakMap<GuardContext, string[]>();
-/** git-handoff's own folders (its state, the witness among it, and where it is installed), once per guard run. */
-function ownDirsOf(ctx: GuardContext, loc: Location | null): string[] {
-  let d = ownDirs.get(ctx);
-  if (!d) ownDirs.set(ctx, (d = [...userDirs(ctx.env), ...installedDirs(loc?.worktree ?? null, ctx.event.cwd, ctx.env)]));
-  return d;
-}
+/** The perimeter of this call's repository (src/guard/perimeter.ts). */
+const perimeterOf = perRun((ctx): Promise<Perimeter> => computePerimeter(ctx, ctx.locate()));
+/** git-handoff's own folders (its state, the witness among it, and where it is installed). */
+const ownDirsOf = perRun((ctx, loc: Location | null) => [...userDirs(ctx.env), ...installedDirs(loc?.worktree ?? null, ctx.event.cwd, ctx.env)]);
 
 /** The repositories a git command changes: the one it runs in and, for a push, its destination (a remote's URLs: git asked). */
 async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
@@ -176,6 +173,10 @@ function caseTwin(abs: string): string | null {
   }
 }
 
+// A call whose session cannot be read (SPEC 6) is a stranger's: it owns nothing, so it may change nothing any session owns.
+const STRANGER = "this call's session could not be read (its payload names none, or is in a shape git-handoff does not know), so it owns nothing";
+const STRANGER_WAY = 'A client git-handoff wires (`git handoff install --agent <client>`) sends its session with every call.';
+
 async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget): Promise<Decision> {
   const warnings: string[] = [];
   // a symlinked directory or file is judged where it leads as well as where it is named; a file with a second hard
@@ -201,7 +202,7 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
     const outside = perimeterProblem(fence!, op);
     if (outside) return { deny: outside };
     if (!(await isProtected(ctx, op.abs))) continue;
-    if (!ctx.session) return { deny: strangerFileProblem(op.shown) };
+    if (!ctx.session) return { deny: `${neutral(op.shown)} is a protected handoff file, and ${STRANGER}: it may change no session's handoff file. ${STRANGER_WAY}` };
     const v = judgeFile(ctx, op, ctx.session);
     if (v.deny) return { deny: v.deny };
     if (v.warning) warnings.push(v.warning);
@@ -229,8 +230,7 @@ const PARSE_BUDGET_MS = 5_000;
 
 
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null, budget: Budget): Promise<Decision> {
-  // bounded input: a command too long to read is refused when it names protected things, allowed otherwise
-  if (command.length > MAX_COMMAND) return namesProtected(ctx.event.action) ? failClosed(`the command is longer than ${MAX_COMMAND / 1024} KiB`) : unread(ctx, `the command is longer than ${MAX_COMMAND / 1024} KiB`);
+  if (command.length > MAX_COMMAND) return cannotRead(ctx, 'long', namesProtected(ctx.event.action));
   // read once: the first look's reading of this very line when it has one
   // an xargs whose input is literal words (`printf 'memory\0' | xargs -0 rm -rf`) is judged as what it runs
   const cmds = withXargsInput(ctx.shellLine ?? bounded(() => parseShell(command, cwd ?? ctx.event.cwd), PARSE_BUDGET_MS));
@@ -241,7 +241,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   const whole = lineText(cmds);
   // too many commands to read one by one: refused when it names, quoted or not, what the guard protects or a pattern
   const mayReach = () => namesProtected(ctx.event.action) || /handoff|\.git|refs\/|memory|[*?[]|\bgit\b/i.test(whole);
-  if (cmds.length > MAX_COMMANDS) return mayReach() ? failClosed(`the line runs more than ${MAX_COMMANDS} commands`) : unread(ctx, `the line runs more than ${MAX_COMMANDS} commands`);
+  if (cmds.length > MAX_COMMANDS) return cannotRead(ctx, 'many', mayReach());
+  // the line as written counts too (a comment naming memory): quoting can hide a word there, never add one
+  const protects = COULD_PROTECT.test(whole) || COULD_PROTECT.test(command);
   const ops: FileOp[] = [];
   const interpreted = new Set<string | null>();
   let inject = false;
@@ -261,14 +263,13 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     budget.spend(0);
     Object.assign(carried, setsForLine(cmd));
     if (cmd.argv[0] === 'unset') for (const a of cmd.argv.slice(1)) if (!a.startsWith('-')) unset.add(a), delete carried[a];
-    if (cmd.unseen && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unseenValue(cmd.unseen) };
-    if (cmd.unseen) unread(ctx, `${cmd.unseen} is run as a command built by an expansion`);
-    const interp = interpreterProblem(cmd, whole, SHELLS);
+    const unseen = cmd.unseen ? cannotRead(ctx, 'unseen', protects, cmd.unseen) : {};
+    if (unseen.deny) return unseen;
+    const interp = interpreterProblem(cmd, whole);
     if (interp) return { deny: interp };
     // a script the guard cannot read (`echo … | sh` of an unknown producer, `source <(…)`, `$(…)` as the program)
-    if (cmd.unread && cmd.builtBy) return { deny: builtScript(cmd.unread, cmd.builtBy) };
-    if (cmd.unread && (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command))) return { deny: unreadScript(cmd.unread) };
-    if (cmd.unread) unread(ctx, `${cmd.unread} runs commands it cannot read`);
+    const script = cmd.unread ? cannotRead(ctx, cmd.builtBy ? 'built' : 'script', protects || !!cmd.builtBy, cmd.unread, cmd.builtBy ?? '') : {};
+    if (script.deny) return script;
     const git = gitInvocation(cmd);
     const runs = cmd.argv.length > 0 && !DECLARES.has(cmd.argv[0]) && !isHandoffCommand(git ?? handoffByInterpreter(cmd, whole));
     const vars = { ...carried, ...cmd.assigns };
@@ -306,23 +307,23 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     const gitFiles = git ? gitFileTargets(git, cmd, top, effect) : [];
     const patched = patchTargets(cmd, git, (p, c) => ctx.abs(p, c), top);
-    const code = interpreterWrites(cmd, whole, SHELLS, interpreted, ctx.env);
+    const code = interpreterWrites(cmd, whole, interpreted, ctx.env);
     if (code.unresolved) {
       const fence = await perimeterOf(ctx);
-      if (code.fromBase || code.strings.some((s) => namesPerimeterPart(fence, s))) return { deny: unresolvedCode(cmd, code.unresolved) };
-      unread(ctx, `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${code.unresolved}`);
+      const reaches = code.fromBase || code.strings.some((s) => namesPerimeterPart(fence, s));
+      const unresolved = cannotRead(ctx, 'code', reaches, path.basename(cmd.argv[0] ?? ''), code.unresolved);
+      if (unresolved.deny) return unresolved;
     }
     // what the index changed earlier on the line loses when this command makes the worktree match it (rules/earlier.ts)
     const lost = earlier.discarded(effect, top);
-    if (lost.swept && git) lost.targets.push(...(await statusPaths(ctx, git, cmd)));
+    if (lost.swept && git && !git.gitDir && loc) lost.targets.push(...(await statusPaths(ctx, loc)));
     for (const t of [...writeTargets(cmd), ...code.targets, ...linkSources(cmd), ...unknownWriterTargets(cmd), ...extractTargets(cmd), ...gitFiles, ...patched, ...envFiles, ...lost.targets]) {
       const refProblem = refStoreWriteProblem(t, ctx.abs(t.path, t.cwd));
       if (refProblem) return { deny: refProblem };
       const paths = expandWord(t.path, vars, t.cwd, budget);
       if (paths === null) {
-        // the line as written counts too (a comment naming memory): quoting can hide a word there, never add one
-        if (COULD_PROTECT.test(whole) || COULD_PROTECT.test(command)) return { deny: unresolvedTarget(t.path) };
-        unread(ctx, `\`${t.path}\` is built by an expansion, a pattern, or a directory changed to one`);
+        const unresolved = cannotRead(ctx, 'target', protects, t.path);
+        if (unresolved.deny) return unresolved;
         continue;
       }
       for (const [i, p] of paths.entries()) {
@@ -350,27 +351,29 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (cmd.xargs && !harmlessCommand(cmd)) {
       const problem = await unseenArgumentsProblem(ctx, cmd, budget);
       if (problem) return { deny: problem };
-      unread(ctx, `\`xargs ${cmd.argv.join(' ')}\` takes its file names from its input`);
+      noteEffect(ctx, [], `\`xargs ${cmd.argv.join(' ')}\` takes its file names from its input`);
     }
     const inv = git ?? handoffByInterpreter(cmd, whole);
     const reinstall = reinstallProblem(cmd, cmd.argv.join(' ')) ?? codeRunsAnchors(cmd, whole);
     if (reinstall) return { deny: reinstall };
+    const show = () => (inv ? asWritten(command, inv, cmd.cwd ?? '/', read) : cmd.argv.join(' '));
     const run = handoffRun(cmd, inv);
     if (run) {
-      const problem = personOnlyProblem(run, vars, ctx.session, inv ? asWritten(command, inv, cmd.cwd ?? '/', read) : cmd.argv.join(' '));
+      const problem = personOnlyProblem(run, vars, ctx.session, show());
       if (problem) return { deny: problem };
     }
     if (!inv) continue;
     const anchors = anchorEnvironmentProblem(inv, carried, [...unset, ...(cmd.unsets ?? [])], ctx.env) ?? anchorEnvironmentProblem(inv, cmd.assigns, [], ctx.env);
     if (anchors) return { deny: anchors };
     const source = handoffSource(run, inv);
-    const show = () => asWritten(command, inv, cmd.cwd ?? '/', read);
-    const remote = source !== null ? await unconfiguredSource(ctx, inv, cmd, source, show) : null;
+    // the repository the command works on, as git finds it (null: given by --git-dir, or none)
+    const repoLoc = inv.gitDir ? null : ctx.locate((inv.cwd ?? cmd.cwd) || ctx.event.cwd);
+    const remote = source !== null ? await unconfiguredSource(ctx, repoLoc, source, show) : null;
     if (remote) return { deny: remote };
     if (isHandoffCommand(inv)) {
       handoff = true;
       if (!ctx.session) {
-        if (needsSession(inv)) return { deny: strangerHandoffProblem(lineText([cmd])) };
+        if (needsSession(inv)) return { deny: `\`${neutral(lineText([cmd]))}\` writes as a session, and ${STRANGER}. ${STRANGER_WAY}` };
         continue;
       }
       const v = judgeHandoffCommand(inv, { ...cmd, assigns: vars }, ctx.event, ctx.session, ctx.env);
@@ -380,14 +383,14 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     }
     if (ctx.session && commitNeedsSession(inv, ctx.event, ctx.session, ctx.env)) {
       inject = true;
-      hooks ??= RECORDS[ctx.event.client].shellHooksOff ? await stubsDir(ctx, inv, cmd) : null;
+      hooks ??= RECORDS[ctx.event.client].shellHooksOff ? await stubsDir(ctx, repoLoc) : null;
     }
-    const refProblem = refCommandProblem(inv, cmd, whole, command, read);
+    const refProblem = refCommandProblem(inv, cmd, whole, show());
     if (refProblem) return { deny: refProblem };
     const included = inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null;
     if (included) return { deny: included };
-    if (inv.sub === 'config' && removesHooksPath(inv.args)) {
-      const problem = await hooksPathRemoval(ctx, inv, command);
+    if (inv.sub === 'config' && removesHooksPath(inv.args) && repoLoc) {
+      const problem = await hooksPathRemoval(ctx, repoLoc, inv, command);
       if (problem) return { deny: problem };
     }
     const untracked = effect ? await untrackedProblem(ctx, inv, effect, command) : null;
@@ -405,7 +408,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (claim) return { deny: claim };
       if (loc && !inv.gitDir && rewrites(inv)) {
         // a stranger (no session read) owns no commit: every session's is another's
-        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', command);
+        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', show());
         if (problem) return { deny: problem };
       }
     }
@@ -419,18 +422,15 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
 }
 
 /** Why a command takes handoffs from `source`, which is not a remote the person configured (git asked which there are), or null. */
-async function unconfiguredSource(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand, source: string, show: () => string): Promise<string | null> {
-  const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
+async function unconfiguredSource(ctx: GuardContext, loc: Location | null, source: string, show: () => string): Promise<string | null> {
   // a scratch repository of the session's own is not the one its handoffs and other sessions' live in
   if (loc && loc.commonDir !== ctx.locate()?.commonDir) return null;
-  const remotes = loc && !inv.gitDir ? remoteNames(await ctx.repo(loc)) : [];
+  const remotes = loc ? remoteNames(await ctx.repo(loc)) : [];
   return remotes.includes(source) ? null : unconfiguredSourceProblem(show(), source, remotes);
 }
 
 /** The paths git status lists, as deletes: what a line that changed the index wholesale may lose to a later discard. */
-async function statusPaths(ctx: GuardContext, git: GitInvocation, cmd: SimpleCommand): Promise<WriteTarget[]> {
-  const loc = ctx.locate((git.cwd ?? cmd.cwd) || ctx.event.cwd);
-  if (!loc || git.gitDir) return [];
+async function statusPaths(ctx: GuardContext, loc: Location): Promise<WriteTarget[]> {
   const repo = await ctx.repo(loc);
   const out = repo.git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames'], { cwd: loc.worktree, allowFail: true }).stdout;
   return out
@@ -448,33 +448,51 @@ function copiedOver(t: WriteTarget, f: string, abs: string, vars: Record<string,
   return existsSync(path.join(ctx.abs(from[0], t.cwd), path.relative(abs, f)));
 }
 
-/** Allows what the rules cannot read whole, noting that the call may write paths the guard cannot tell (claims refuse it: ../claims.ts). */
-function unread(ctx: GuardContext, why: string): Decision {
-  noteEffect(ctx, [], why);
+// What the guard cannot read before the shell runs it: refused where the line could reach what the guard protects (with
+// the kind's refusal, else as failing closed), otherwise allowed and noted as paths it cannot tell (claims refuse those:
+// ../claims.ts). `$1`, `$2` are the words cannotRead fills in.
+const CANNOT_READ: Record<string, [why: string, refusal?: string]> = {
+  long: [`the command is longer than ${MAX_COMMAND / 1024} KiB`],
+  many: [`the line runs more than ${MAX_COMMANDS} commands`],
+  unseen: [
+    '$1 is run as a command built by an expansion',
+    '$1 is run as a command, and its value is built by an expansion the guard cannot see before the shell runs it, ' +
+      'on a line that names handoff files, .git or refs. Give the value literally (GIT_PAGER=less git log), or run the command it stands for itself.',
+  ],
+  script: [
+    '$1 runs commands it cannot read',
+    '$1 runs commands the guard cannot read before they run, and this line names handoff files, .git or refs. ' +
+      'Run those commands themselves (the guard reads them), or use `git handoff …` for handoffs.',
+  ],
+  // always refused: the producer on the line is known, so the commands can be given plainly
+  built: [
+    '',
+    '$1, made on this line by `$2`, runs commands the guard cannot read before they run (their text is on the line ' +
+      'in a form only `$2` shows). Run those commands themselves, as plain text, and the guard reads them.',
+  ],
+  code: [
+    '`$1` runs code that writes files and $2',
+    '`$1` runs code that writes files and $2, so the guard cannot tell which files it writes, and it may reach ' +
+      "what git-handoff stands on (the home's git configuration, the clients' settings, git-handoff's own files). Name the file it writes as a plain string " +
+      'in the code (or as its argument), and the guard reads it.',
+  ],
+  target: [
+    '`$1` is built by an expansion, a pattern, or a directory changed to one',
+    'the guard cannot tell which file `$1` is (it is built by an expansion, a pattern, or a directory changed to one), ' +
+      'and this command names handoff files, .git or refs. Write to a literal path (cd to a literal directory first), or use `git handoff write` for a handoff.',
+  ],
+};
+
+function cannotRead(ctx: GuardContext, kind: string, refuse: boolean, ...words: string[]): Decision {
+  const [why, refusal] = CANNOT_READ[kind];
+  const filled = (text: string) => text.replace(/\$([12])/g, (_, i: string) => words[Number(i) - 1]);
+  if (refuse) return refusal ? { deny: filled(refusal) } : failClosed(filled(why));
+  noteEffect(ctx, [], filled(why));
   return {};
 }
 
-const unreadScript = (what: string) =>
-  `${what} runs commands the guard cannot read before they run, and this line names handoff files, .git or refs. ` +
-  `Run those commands themselves (the guard reads them), or use \`git handoff …\` for handoffs.`;
-
-const builtScript = (what: string, by: string) =>
-  `${what}, made on this line by \`${by}\`, runs commands the guard cannot read before they run (their text is on the line ` +
-  `in a form only \`${by}\` shows). Run those commands themselves, as plain text, and the guard reads them.`;
-
-const unresolvedCode = (cmd: SimpleCommand, why: string) =>
-  `\`${path.basename(cmd.argv[0] ?? '')}\` runs code that writes files and ${why}, so the guard cannot tell which files it writes, and it may reach ` +
-  `what git-handoff stands on (the home's git configuration, the clients' settings, git-handoff's own files). Name the file it writes as a plain string ` +
-  `in the code (or as its argument), and the guard reads it.`;
-
-const unresolvedTarget = (target: string) =>
-  `the guard cannot tell which file \`${target}\` is (it is built by an expansion, a pattern, or a directory changed to one), ` +
-  `and this command names handoff files, .git or refs. Write to a literal path (cd to a literal directory first), or use \`git handoff write\` for a handoff.`;
-
 /** Why this removal of core.hooksPath turns git-handoff's git hooks off (git asked where its hooks are now), or null. */
-async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: string): Promise<string | null> {
-  const loc = ctx.locate(inv.cwd ?? ctx.event.cwd);
-  if (!loc || inv.gitDir) return null;
+async function hooksPathRemoval(ctx: GuardContext, loc: Location, inv: GitInvocation, command: string): Promise<string | null> {
   const repo = await ctx.repo(loc);
   // the scope removed from holds no core.hooksPath: nothing changes
   if (repo.git(['config', ...scopeArgs(inv.args), '--get-all', 'core.hooksPath'], { allowFail: true }).stdout.trim() === '') return null;
@@ -482,14 +500,9 @@ async function hooksPathRemoval(ctx: GuardContext, inv: GitInvocation, command: 
   return hooksPathRemovalProblem(command.trim().slice(0, 200), repo.hooksDir(), path.join(repo.commonDir, 'hooks'), stubsIn);
 }
 
-const unseenValue = (source: string) =>
-  `${source} is run as a command, and its value is built by an expansion the guard cannot see before the shell runs it, ` +
-  `on a line that names handoff files, .git or refs. Give the value literally (GIT_PAGER=less git log), or run the command it stands for itself.`;
-
 /** The folder git runs this repository's hooks from, when it holds git-handoff's stubs and can be given back as it is. */
-async function stubsDir(ctx: GuardContext, inv: GitInvocation, cmd: SimpleCommand): Promise<string | null> {
-  const loc = ctx.locate(inv.cwd ?? cmd.cwd ?? ctx.event.cwd);
-  if (!loc || inv.gitDir) return null;
+async function stubsDir(ctx: GuardContext, loc: Location | null): Promise<string | null> {
+  if (!loc) return null;
   // from the configuration cache, without git: this runs on every commit of a client whose shell turns hooks off
   const dir = hooksDirIn(loc, await ctx.config(loc), ctx.env.HOME || homedir());
   return plainHooksDir(dir) && holdsStub(dir) ? dir : null;

@@ -3,10 +3,10 @@
 import path from 'node:path';
 import { own, type Decision } from '../../clients/event';
 import { neutral, stripTerminalControls } from '../../terminal-text';
-import { lineText, programName, type SimpleCommand } from '../shell/command';
+import { lineText, programName, SHELLS, type SimpleCommand } from '../shell/command';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
-import { asWritten, type ReadLine } from './as-written';
+import { asWritten } from './as-written';
 import { configCommandProblem, configOperands, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { expands } from '../shell/lex';
 import { operands } from '../shell/options';
@@ -47,24 +47,15 @@ const STORE_REF_PATH = {
 /** Ref name prefixes the guard protects (a ref that starts so, or an expansion that could complete one). */
 const PROTECTED_PREFIXES = ['refs/handoff', 'refs/claims/', 'refs/notes/handoff-reads', 'refs/replace/'];
 
-/** Whether a ref argument could name a handoff ref once expanded: the literal prefix before `$` or a backquote must fit. */
-function mayNameHandoffRef(arg: string): boolean {
-  if (mentionsHandoffRef(arg)) return true;
-  const cut = arg.search(/[$`]/);
-  if (cut < 0) return false;
-  return mayLeadToProtected(arg.slice(0, cut).replace(/^[+^:]/, ''));
-}
-
-/** Whether a ref name's known beginning may go on to a protected ref (or is inside one already). */
-const mayLeadToProtected = (prefix: string) => PROTECTED_PREFIXES.some((p) => p.startsWith(prefix) || prefix.startsWith(p));
-
-/** Whether a refspec's side may name a protected ref: one it names (or could once expanded), or a `*` that can stand for one. */
-export function mayCoverHandoffRef(dst: string): boolean {
-  const d = dst.replace(/^[+^]/, '');
-  if (mayNameHandoffRef(d)) return true;
-  const star = d.indexOf('*');
-  if (star < 0) return false;
-  return mayLeadToProtected(d.slice(0, star));
+/**
+ * Whether a ref argument could name a protected ref once expanded (`pattern`: or stand for one by a `*`): one it names,
+ * or a known beginning before the first `$`, backquote (or `*`) that may go on to one (or is inside one already).
+ */
+export function mayNameHandoffRef(arg: string, pattern = false): boolean {
+  const a = arg.replace(/^[+^:]/, '');
+  if (mentionsHandoffRef(a)) return true;
+  const cut = a.search(pattern ? /[$`*]/ : /[$`]/);
+  return cut >= 0 && PROTECTED_PREFIXES.some((p) => p.startsWith(a.slice(0, cut)) || a.slice(0, cut).startsWith(p));
 }
 
 /** A refspec as source and destination (`+` dropped; a lone ref is its own destination). */
@@ -77,11 +68,16 @@ export const refspec = (a: string) => {
 // An alias standing for one of these would carry a ruled command past the guard under another name.
 const RULED_ALIAS = /^!|update-ref|symbolic-ref|fast-import|handoff|filter-|replace|push|fetch|pull|config|reset|rebase|commit|checkout|switch|restore|clean|stash|read-tree|checkout-index|\brm\b|\badd\b|\bmv\b/;
 
-// Interpreters handed code on the command line or on stdin: what the code does cannot be read statically, so code
-// that names the ref store (handoff refs, update-ref, packed-refs, .git/refs) is refused as a whole.
+// Interpreters handed code on the command line or on stdin, each with the option its code follows (the words after the
+// code are its arguments): what the code does cannot be read statically, so code that names the ref store is refused as a whole.
+// Given no code and no script, each reads its code from its input (src/guard/interactive.ts).
+const PYTHON = /^-[a-zA-Z]*c$/;
+const NODE = /^(-e|-p|--eval|--print|-pe)$/;
 const INTERPRETERS: Record<string, RegExp> = {
-  python: /^-[a-zA-Z]*c$/,
-  node: /^(-e|-p|--eval|--print|-pe)$/,
+  python: PYTHON,
+  pypy: PYTHON,
+  node: NODE,
+  nodejs: NODE,
   perl: /^-[a-zA-Z]*[eE]$/,
   ruby: /^-[a-zA-Z]*e$/,
   php: /^-r$/,
@@ -108,27 +104,37 @@ const INTERPRETERS: Record<string, RegExp> = {
 const AWKS = new Set(['awk', 'gawk', 'mawk', 'nawk']);
 const REF_STORE_TEXT = /refs\/handoff|refs\/replace|handoff-reads|update-ref|symbolic-ref|fast-import|packed-refs|\.git\/+(refs|handoff|hooks|config|HEAD|info\/grafts)|handoff-archive|handoff-leases|audit\.jsonl|guard-config/;
 
+/** A program's name without its version (`python3.12` is python). */
+const familyOf = (prog: string) => prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
+
+/** The option an interpreter's code follows (`python3.12 -c`: python's), or undefined for a program no interpreter. */
+export function codeOption(prog: string): RegExp | undefined {
+  const family = familyOf(prog);
+  return own(INTERPRETERS, family) ? INTERPRETERS[family] : undefined;
+}
+
 /** Whether a command is an interpreter given code on its command line or stdin, or a shell reading its script from stdin. */
-export function runsUnreadCode(cmd: SimpleCommand, shells: Set<string>): boolean {
-  const prog = programName(cmd.argv);
-  const family = prog.slice(0, prog.length - (/[\d.]*$/.exec(prog.slice(-32))?.[0].length ?? 0));
+export function runsUnreadCode(cmd: SimpleCommand): boolean {
   const args = cmd.argv.slice(1);
   // no -c (unwrapped elsewhere) and no script file: stdin
-  if (shells.has(prog)) return operands(args).every((a) => a === '-');
+  if (SHELLS.has(programName(cmd.argv))) return operands(args).every((a) => a === '-');
+  const code = codeOption(programName(cmd.argv));
+  const awk = AWKS.has(familyOf(programName(cmd.argv)));
   // a script file written earlier on the same line (`echo '<code>' > s.py; python3 s.py`, `awk -f s.awk`): its code is the line's text
-  if (cmd.writtenArg && (AWKS.has(family) || own(INTERPRETERS, family))) return true;
+  if ((code || awk) && cmd.writtenArg) return true;
   // awk's program is its first operand unless -f names a file
-  if (AWKS.has(family)) return !args.some((a) => /^-[a-zA-Z]*f/.test(a) || a.startsWith('--file') || a.startsWith('--exec') || /^-E/.test(a));
-  if (own(INTERPRETERS, family)) return args.some((a) => INTERPRETERS[family].test(a)) || args.includes('-') || operands(args).length === 0;
-  return false;
+  if (awk) return !args.some((a) => /^-[a-zA-Z]*f/.test(a) || a.startsWith('--file') || a.startsWith('--exec') || /^-E/.test(a));
+  return code !== undefined && (args.some((a) => code.test(a)) || args.includes('-') || operands(args).length === 0);
 }
 
 /** Why an interpreter or a shell reading its script from stdin may write the ref store, or null. */
-export function interpreterProblem(cmd: SimpleCommand, whole: string, shells: Set<string>): string | null {
-  const prog = programName(cmd.argv);
-  if (!runsUnreadCode(cmd, shells) || !REF_STORE_TEXT.test(whole)) return null;
-  return `\`${prog}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
+export function interpreterProblem(cmd: SimpleCommand, whole: string): string | null {
+  if (!runsUnreadCode(cmd) || !REF_STORE_TEXT.test(whole)) return null;
+  return `\`${programName(cmd.argv)}\` runs code the guard cannot read, and this command names git's ref store (handoff refs, update-ref, packed-refs or .git/refs).\n${SAFE_WAYS}`;
 }
+
+/** The refusal of a command that moves handoff refs behind git-handoff's back, with the ways that do it safely. */
+const bypass = (show: string, what: string) => `\`${show}\` ${what}.\n${SAFE_WAYS}`;
 
 const SAFE_WAYS =
   'Handoff refs only move through git-handoff, which checks ownership by compare-and-swap:\n' +
@@ -142,16 +148,17 @@ export function plainRefMove(cmds: SimpleCommand[], line: string, cwd: string): 
   const [cmd, ...rest] = cmds;
   if (!cmd || rest.length || cmd.redirects.length || cmd.xargs) return null;
   const inv = gitInvocation(cmd);
-  const problem = inv ? (oneOffConfigProblem(inv, asWritten(line, inv, cmd.cwd ?? '/', { line, cwd, cmds })) ?? refCommandProblem(inv, cmd, lineText(cmds), line, { line, cwd, cmds })) : null;
+  if (!inv) return null;
+  const show = asWritten(line, inv, cmd.cwd ?? '/', { line, cwd, cmds });
+  const problem = oneOffConfigProblem(inv, show) ?? refCommandProblem(inv, cmd, lineText(cmds), show);
   return problem === null ? null : { deny: stripTerminalControls(problem) };
 }
 
-/** Why a git command writes handoff refs behind git-handoff's back, or null (`read`: the line `written` as read, if it was). */
-export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, written: string = whole, read?: ReadLine): string | null {
+/** Why a git command (`show`: as written, rules/as-written.ts) writes handoff refs behind git-handoff's back, or null. */
+export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, show: string): string | null {
   const args = inv.args;
   const o = gitOptions(inv);
   const named = args.filter(mentionsHandoffRef);
-  const show = asWritten(written, inv, cmd.cwd ?? '/', read);
   switch (inv.sub) {
     case 'update-ref':
     case 'symbolic-ref': {
@@ -159,26 +166,24 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const unseen = cmd.redirects.some((r) => r.op === '<') || cmd.stdinFrom !== undefined || expands(whole);
       const viaStdin = args.includes('--stdin') && (mentionsHandoffRef(whole) || cmd.xargs || unseen);
       // update-ref's ref is its first operand; either operand of symbolic-ref can attach HEAD to a handoff ref.
-      const expanded = (inv.sub === 'update-ref' ? o.operands.slice(0, 1) : o.operands).some(mayNameHandoffRef);
-      if (named.length || expanded || viaStdin || (cmd.xargs && mentionsHandoffRef(whole))) {
-        return `\`${show}\` moves a handoff ref directly, bypassing the ownership check.\n${SAFE_WAYS}`;
-      }
-      return null;
+      const expanded = (inv.sub === 'update-ref' ? o.operands.slice(0, 1) : o.operands).some((a) => mayNameHandoffRef(a));
+      const moves = named.length || expanded || viaStdin || (cmd.xargs && mentionsHandoffRef(whole));
+      return moves ? bypass(show, 'moves a handoff ref directly, bypassing the ownership check') : null;
     }
     case 'push': {
       const oneOff = (inv.config ?? []).some((c) => /^remote\..+\.mirror(=(true|yes|on|1))?$/i.test(c) || /^remote\..+\.push=\+?.*:\+?refs\/handoff/i.test(c));
-      if (args.includes('--mirror') || oneOff) return `\`${show}\` would force every ref, handoffs included, onto the remote.\n${SAFE_WAYS}`;
+      if (args.includes('--mirror') || oneOff) return bypass(show, 'would force every ref, handoffs included, onto the remote');
       const force = given(o, 'fd', '--force', '--force-with-lease', '--force-if-includes', '--delete', '--prune');
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
-      if (named.length && (force || forced)) return `\`${show}\` force-pushes or deletes handoff refs on the remote.\n${SAFE_WAYS}`;
+      if (named.length && (force || forced)) return bypass(show, 'force-pushes or deletes handoff refs on the remote');
       // `<src>:refs/handoffs/…` puts whatever <src> is (a branch, HEAD) into a handoff ref under another name.
       const renamed = args.some((a) => a.indexOf(':') > 0 && mayNameHandoffRef(refspec(a).dst) && refspec(a).src !== refspec(a).dst);
-      if (renamed) return `\`${show}\` pushes something other than that handoff into a handoff ref on the remote.\n${SAFE_WAYS}`;
+      if (renamed) return bypass(show, 'pushes something other than that handoff into a handoff ref on the remote');
       // a pattern that covers handoff refs (`refs/*:refs/*`, `+refs/*`), forced, pruning or renaming
       const prune = given(o, '', '--prune');
-      const covering = args.filter((a) => !a.startsWith('-') && a.includes('*') && mayCoverHandoffRef(refspec(a).dst));
+      const covering = args.filter((a) => !a.startsWith('-') && a.includes('*') && mayNameHandoffRef(refspec(a).dst, true));
       if (covering.some((a) => force || prune || a.startsWith('+') || refspec(a).src !== refspec(a).dst)) {
-        return `\`${show}\` pushes a ref pattern that covers handoff refs (${covering.map(neutral).join(', ')}), forcing, pruning or renaming them on the remote.\n${SAFE_WAYS}`;
+        return bypass(show, `pushes a ref pattern that covers handoff refs (${covering.map(neutral).join(', ')}), forcing, pruning or renaming them on the remote`);
       }
       return null;
     }
@@ -201,10 +206,9 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (/^alias\./.test(key) && ops.length >= 2 && RULED_ALIAS.test(ops.slice(1).join(' '))) {
         return `\`${show}\` defines an alias for a git command the guard rules on (refs, pushes, rewrites, handoffs): every later use would go unchecked. Run the command itself, or ask the person to define the alias.`;
       }
-      const spec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => mayCoverHandoffRef(refspec(v).dst) && (key.endsWith('fetch') || v.startsWith('+') || v.includes('*') || refspec(v).src !== refspec(v).dst));
-      if (spec || (/^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true'))) {
-        return `\`${show}\` sets a refspec that would force or overwrite handoff refs on every fetch or push.\n${SAFE_WAYS}`;
-      }
+      const spec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => mayNameHandoffRef(refspec(v).dst, true) && (key.endsWith('fetch') || v.startsWith('+') || v.includes('*') || refspec(v).src !== refspec(v).dst));
+      const mirror = /^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true');
+      if (spec || mirror) return bypass(show, 'sets a refspec that would force or overwrite handoff refs on every fetch or push');
       // a key that makes git run a program, or turns the protection off (rules/git-config.ts)
       return configCommandProblem(args, inv.cwd, show);
     }
@@ -212,11 +216,11 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them
       const ref = notesRef(o, inv.config ?? [], cmd.assigns);
       const sub = o.operands[0] ?? 'list';
-      if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return `\`${show}\` changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to.\n${SAFE_WAYS}`;
+      if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return bypass(show, 'changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to');
       return null;
     }
     case 'filter-branch':
-      if (args.includes('--all') || named.length) return `\`${show}\` rewrites every ref it is given, handoff refs included.\n${SAFE_WAYS}`;
+      if (args.includes('--all') || named.length) return bypass(show, 'rewrites every ref it is given, handoff refs included');
       return null;
     case 'filter-repo':
       if (args.some((a) => a === '--analyze' || a === '-h' || a === '--help')) return null;
@@ -236,8 +240,8 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const oneOff = (inv.config ?? []).filter((c) => /^remote\..+\.fetch=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1));
       // --refmap=<refspec> maps what the command line fetches, as a configured fetch refspec does
       const refmap = valuesOf(o, '--refmap');
-      const overwrite = [...args, ...oneOff, ...refmap].some((a) => a.includes(':') && mayCoverHandoffRef(a.slice(a.indexOf(':') + 1)));
-      if (overwrite) return `\`${show}\` fetches straight into the local handoff refs, overwriting them.\n${SAFE_WAYS}`;
+      const overwrite = [...args, ...oneOff, ...refmap].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1), true));
+      if (overwrite) return bypass(show, 'fetches straight into the local handoff refs, overwriting them');
       return null;
     }
     default:
@@ -256,9 +260,8 @@ function notesRef(o: GitOptions, config: string[], assigns: Record<string, strin
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {
   // `"$GIT_DIR/packed-refs"`, `"$(git rev-parse --git-dir)/refs/handoffs/…"`: the directory is unknown, the tail is not.
-  if (expands(target.path) && (STORE_REF_PATH.test(target.path) || /(^|\/)(packed-refs|info\/grafts)$/.test(target.path))) {
-    return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
-  }
+  const storeWrite = `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  if (expands(target.path) && (STORE_REF_PATH.test(target.path) || /(^|\/)(packed-refs|info\/grafts)$/.test(target.path))) return storeWrite;
   // matched without case: on a case-insensitive filesystem (macOS, Windows) `.GIT/Refs/HANDOFFS` is git's own
   const parts = abs.toLowerCase().split(path.sep);
   const g = parts.lastIndexOf('.git');
@@ -273,7 +276,7 @@ export function refStoreWriteProblem(target: WriteTarget, abs: string): string |
     (target.kind === 'delete' && (rest === '' || rest === 'refs')) ||
     // `.git` itself written over: the pointer file of a worktree (or a separate git dir) names where git's directory is
     (rest === '' && g === parts.length - 1);
-  if (hit) return `writing ${neutral(target.path)} changes git's ref store behind its back, where handoff refs live.\n${SAFE_WAYS}`;
+  if (hit) return storeWrite;
   // the object store holds every version of every handoff: a file removed or written there can lose them for good
   if (/(^|\/)objects(\/|$)/.test(rest) && !/^worktrees\/[^/]+\/./.test(rest)) {
     return (

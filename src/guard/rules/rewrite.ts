@@ -9,7 +9,6 @@ import type { SimpleCommand } from '../shell/command';
 import { literalOutput } from '../shell/written';
 import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
-import { asWritten } from './as-written';
 import { given, gitOptions, lastValue, valuesOf } from './git-options';
 import { refspec } from './refs';
 
@@ -164,7 +163,7 @@ function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
 }
 
 /** The refusal for a rewrite of commits that carry another session's id, or null (own or a person's commits). */
-export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: string, line?: string): string | null {
+export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: string, show: string): string | null {
   const oids = rewrittenCommits(repo, inv);
   if (oids.length === 0) return null;
   // the same answer the reference-transaction hook gives after git moved the files: asked here, before
@@ -175,9 +174,8 @@ export function foreignRewriteProblem(repo: Repo, inv: GitInvocation, session: s
   const first = foreign[0];
   const owner = owners.get(first)!;
   const others = [...new Set(found.map((f) => f.session))];
-  const cmd = asWritten(line, inv);
   return (
-    `\`${cmd}\` would rewrite commit ${first.slice(0, 12)} of session ${short(owner, [session, ...others])}` +
+    `\`${show}\` would rewrite commit ${first.slice(0, 12)} of session ${short(owner, [session, ...others])}` +
     (foreign.length > 1 ? ` (and ${foreign.length - 1} more commit(s) of ${others.map((s) => short(s, [session, ...others])).join(', ')})` : '') +
     `; you are session ${session}. Rewriting another session's commits takes its work out of the history it builds on.\n` +
     `Ways on:\n` +

@@ -62,7 +62,7 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
       const inPlace = (a: string) => (prog === 'perl' ? /^-[0-9a-zA-Z]*i/.test(a) && !/^-[0-9a-zA-Z]*[eEMmIxdDCF]/.test(a.slice(0, a.indexOf('i'))) : /^-[a-zA-Z]*i/.test(a) || isLong(a, '--in-place'));
       if (!args.some(inPlace)) break;
       const scripted = args.some((a) => a === '-e' || a === '-f' || isLong(a, '--expression') || isLong(a, '--file') || /^-[a-zA-Z0-9]*[ef]$/.test(a));
-      const files = operands(args.filter((a, k) => !(k > 0 && /^(-e|-f|--expression|--file|-[a-zA-Z0-9]*[ef])$/.test(args[k - 1]))));
+      const files = operands(args.filter((_, k) => !(k > 0 && /^(-e|-f|--expression|--file|-[a-zA-Z0-9]*[ef])$/.test(args[k - 1]))));
       for (const f of scripted ? files : files.slice(1)) add(f, 'write');
       break;
     }
