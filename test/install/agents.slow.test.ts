@@ -291,9 +291,7 @@ describe('hook timeouts and the after-tool hook', () => {
         continue;
       }
       const text = read(repo, w.settings);
-      let values: unknown[];
-      if (w.format === 'hooks-file') values = Object.values(JSON.parse(text).hooks).flatMap((hs: any) => hs.map((h: any) => h.timeoutSec));
-      else values = Object.entries(JSON.parse(text).hooks).flatMap(([event, gs]: [string, any]) => gs.flatMap((g: any) => g.hooks.map((h: any) => (w.eventTimeouts?.[event] !== undefined ? { event, v: h.timeout } : h.timeout))));
+      const values: unknown[] = Object.entries(JSON.parse(text).hooks).flatMap(([event, gs]: [string, any]) => gs.flatMap((g: any) => g.hooks.map((h: any) => (w.eventTimeouts?.[event] !== undefined ? { event, v: h.timeout } : h.timeout))));
       // one per event wired
       expect(values.length, agent).toBeGreaterThanOrEqual(Object.keys(w.events).length);
       // an event the client bounds lower (Codex's SessionEnd: 3 s) has that bound
