@@ -4,16 +4,19 @@ import path from 'node:path';
 import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile } from './opencode';
 import { userHome } from '../user-dirs';
 
-/** Removes each folder from `dir` up to (not including) `root` that is empty. */
-export function removeEmptyUp(dir: string, root: string): void {
+/** Removes each folder from `dir` up to (not including) `root` that is empty; the folders removed. */
+export function removeEmptyUp(dir: string, root: string): string[] {
+  const removed: string[] = [];
   for (let d = dir; d !== root && d.startsWith(root + path.sep); d = path.dirname(d)) {
     try {
-      if (readdirSync(d).length) return;
+      if (readdirSync(d).length) break;
       rmdirSync(d);
+      removed.push(d);
     } catch {
-      return;
+      break;
     }
   }
+  return removed;
 }
 
 /** `install --agent opencode --plugin`: the plugin in the user's folder, for every repository OpenCode opens. */
@@ -33,18 +36,9 @@ function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): string[] {
   if (!existsSync(file) || !readFileSync(file, 'utf8').includes(OPENCODE_PLUGIN_MARK)) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
   rmSync(file);
   // the folders left empty on the way up to the config folder (install made them with the file), HOME never
-  const msgs = [`${file}: removed`];
   const top = path.dirname(path.dirname(path.dirname(file)));
-  for (let dir = path.dirname(file); dir.length >= top.length && dir !== userHome(env); dir = path.dirname(dir)) {
-    try {
-      if (readdirSync(dir).length) break;
-      rmdirSync(dir);
-      msgs.push(`${dir}: removed (an empty folder)`);
-    } catch {
-      break;
-    }
-  }
-  return msgs;
+  const emptied = removeEmptyUp(path.dirname(file), top === userHome(env) ? top : path.dirname(top));
+  return [`${file}: removed`, ...emptied.map((dir) => `${dir}: removed (an empty folder)`)];
 }
 
 /** The client whose plugin module `install --agent <agent> --plugin` puts in the user's own folder (OpenCode). */
