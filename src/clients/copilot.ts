@@ -57,11 +57,11 @@ function argsOf(v: unknown): Record<string, unknown> {
 }
 
 /** A payload Copilot CLI sent through the Claude Code wiring: COPILOT_CLI=1 in the hook's environment, an ISO `timestamp`. */
-export const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
+const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
   env.COPILOT_CLI === '1' && typeof p.timestamp === 'string' && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name);
 
 /** Copilot through the Claude Code wiring: Claude Code's answers, but SessionStart's context only flat. */
-export const copilotClaude = adapterOf({
+const copilotClaude = adapterOf({
   name: 'copilot',
   shape: { kinds: KINDS },
   answer: { ...CLAUDE_ANSWER, 'session-start': { additionalContext: '$context' } },
@@ -91,6 +91,7 @@ export const record: ClientRecord = clientRecord({
   mcpNames: '<server>-<tool>',
   shellSession: 'always',
   readsClaude: 'always, in a trusted folder',
+  rides: [{ wiring: 'claude-code', payload: isCopilotClaudePayload, adapter: copilotClaude }],
   shape: {
     kinds: NATIVE_KINDS,
     tools: TOOLS,
