@@ -15,9 +15,8 @@ import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clients/names';
 import { matcherRoutes, PROBE_COMMAND, type ClientRecord } from '../clients/record';
 import { wordCut } from '../terminal-text';
-import { ALL_RECORDS, RECORDS } from '../clients/records';
+import { ALL_RECORDS, RECORDS, WIRING } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, GUARD_TEXT, type Wiring, wiredWithGuard } from '../clients/wiring';
-import { WIRING } from '../clients/wirings';
 import { FRONT_CLIENTS } from '../clients/front';
 import { pluginAnswers } from '../clients/plugin-active';
 import { installFiles, jsonText, readObject, strip, uninstallFiles, unwireFile, unwireJson, wiredFiles } from './native';

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { afterCommand, HOOK_TIMEOUT_MIN_S, HOOK_TIMEOUT_S, payloadCommand, shPayloadCommand, timeoutSeconds } from '../../src/clients/wiring';
-import { WIRING } from '../../src/clients/wirings';
+import { WIRING } from '../../src/clients/records';
 import { matcherRoutes } from '../../src/clients/record';
 import { WATCHDOG_MS } from '../../src/guard/entry';
 import { DECISION_MS } from '../../src/guard/rules/reach';
