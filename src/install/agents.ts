@@ -16,8 +16,7 @@ import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clie
 import { matcherRoutes, PROBE_COMMAND, type ClientRecord } from '../clients/record';
 import { wordCut } from '../terminal-text';
 import { ALL_RECORDS, RECORDS, WIRING } from '../clients/records';
-import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, GUARD_TEXT, type Wiring, wiredWithGuard } from '../clients/wiring';
-import { FRONT_CLIENTS } from '../clients/front';
+import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { pluginAnswers } from '../clients/plugin-active';
 import { installFiles, jsonText, readObject, strip, uninstallFiles, unwireFile, unwireJson, wiredFiles } from './native';
 import { withBlock, withoutBlock } from './marked-block';
@@ -141,8 +140,8 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
-    // a wiring of files runs the sh front where it serves the client (src/clients/front.ts), else node's guard straight
-    const command = guardCommand(o.command, w.client, w.format !== 'files' || FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
+    // the sh front where it serves the client (its record's front facts: src/clients/front.ts), else node's guard straight
+    const command = guardCommand(o.command, w.client, RECORDS[w.client].front !== null);
     if (w.format === 'files') msgs.push(...installFiles(w, root, command, repo.commonDir));
     else msgs.push(...installSettings(repo, root, agent, w, command));
     // after each wiring: the startup note in its instructions file, the handoff skill, and the client's trust step
