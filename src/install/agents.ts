@@ -355,7 +355,7 @@ export function wiredAgents(worktree: string): Agent[] {
 }
 
 /** Whether git-handoff's wiring of `w` is in this worktree. */
-const wiredHere = (w: Wiring, root: string) => (w.format === 'files' ? wiredFiles(w, root).present.length > 0 : wiredWithGuard(path.join(root, w.settings)));
+export const wiredHere = (w: Wiring, root: string) => (w.format === 'files' ? wiredFiles(w, root).present.length > 0 : wiredWithGuard(path.join(root, w.settings)));
 
 /** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
 const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];
