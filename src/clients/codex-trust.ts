@@ -7,7 +7,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { canonical } from './hook-files';
 import { trustFile } from './places';
-import { WIRING } from './wirings';
+import { WIRING } from './records';
 
 /** The hooks file install writes for Codex, relative to a worktree. */
 const CODEX_HOOKS = WIRING.codex.settings;

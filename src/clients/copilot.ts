@@ -4,7 +4,7 @@ import path from 'node:path';
 import { obj, str, type EventKind, type GuardEvent } from './event';
 import { CLAUDE_ANSWER, claudeArgs, KINDS, type ToClaude } from './common';
 import { adapterOf, type ClientRecord, clientRecord, PROBE_SESSION } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { filesWiring, HOOK_TIMEOUT_S, payloadCommand, type Wiring } from './wiring';
 
 /** The tools Copilot CLI (1.0.102) ships that cannot write or run anything (its native preToolUse gets every tool). */
 const READ_ONLY = [
@@ -15,19 +15,21 @@ const READ_ONLY = [
 /** The hooks file `install --agent copilot` writes (whole: git-handoff's own). */
 const COPILOT_HOOKS_FILE = '.github/hooks/git-handoff.json';
 
-const wiring: Wiring = {
+const EVENTS = { sessionStart: undefined, preToolUse: undefined, agentStop: undefined, sessionEnd: undefined };
+
+/** git-handoff's own hooks file: preToolUse's additionalContext reaches the model, so a tool call pays one hook process. */
+const wiring: Wiring = filesWiring({
   client: 'copilot',
-  format: 'hooks-file',
   settings: COPILOT_HOOKS_FILE,
-  // preToolUse's additionalContext reaches the model, so a tool call pays one hook process
-  events: { sessionStart: undefined, preToolUse: undefined, agentStop: undefined, sessionEnd: undefined },
+  events: EVENTS,
   // a hook's `bash` command runs as `/bin/bash --norc --noprofile -c <command>`
   bash: true,
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'AGENTS.md',
   skills: '.agents/skills',
-};
+  files: (command) => {
+    const entry = { type: 'command', bash: payloadCommand(command), timeoutSec: HOOK_TIMEOUT_S };
+    return [{ file: COPILOT_HOOKS_FILE, json: { at: ['hooks'], base: { version: 1 }, entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [entry]])) } }];
+  },
+});
 
 /** Copilot's tool names onto Claude Code's (`create` is a Write, `str_replace` an Edit), with its argument names. */
 const NAMES: Record<string, string> = { bash: 'Bash', powershell: 'PowerShell', create: 'Write', edit: 'Edit', str_replace: 'Edit', apply_patch: 'apply_patch' };
@@ -55,11 +57,11 @@ function argsOf(v: unknown): Record<string, unknown> {
 }
 
 /** A payload Copilot CLI sent through the Claude Code wiring: COPILOT_CLI=1 in the hook's environment, an ISO `timestamp`. */
-export const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
+const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
   env.COPILOT_CLI === '1' && typeof p.timestamp === 'string' && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name);
 
 /** Copilot through the Claude Code wiring: Claude Code's answers, but SessionStart's context only flat. */
-export const copilotClaude = adapterOf({
+const copilotClaude = adapterOf({
   name: 'copilot',
   shape: { kinds: KINDS },
   answer: { ...CLAUDE_ANSWER, 'session-start': { additionalContext: '$context' } },
@@ -89,6 +91,7 @@ export const record: ClientRecord = clientRecord({
   mcpNames: '<server>-<tool>',
   shellSession: 'always',
   readsClaude: 'always, in a trusted folder',
+  rides: [{ wiring: 'claude-code', payload: isCopilotClaudePayload, adapter: copilotClaude }],
   shape: {
     kinds: NATIVE_KINDS,
     tools: TOOLS,

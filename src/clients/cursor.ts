@@ -55,11 +55,11 @@ function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** A payload Cursor sent, through its own hooks or Claude Code's: a camelCase event with its conversation or generation. */
-export const isCursorPayload = (p: Record<string, unknown>): boolean =>
+const isCursorPayload = (p: Record<string, unknown>): boolean =>
   typeof p.hook_event_name === 'string' && /^[a-z]/.test(p.hook_event_name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.cursor_version !== undefined);
 
 /** Where git-handoff's Cursor wiring is in the project (or the user's hooks), it answers Cursor's calls, not Claude Code's. */
-export function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
+function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
   if (e.client !== 'cursor') return false;
   const home = userHome(env);
   const files = [path.join(home, CURSOR_HOOKS_FILE)];
@@ -94,6 +94,7 @@ export const record: ClientRecord = clientRecord({
   contextBeforeTool: true,
   recordsAfterTool: true,
   readsClaude: 'with its third-party configs setting on',
+  rides: [{ wiring: 'claude-code', payload: isCursorPayload, answeredElsewhere: cursorAnswersNatively }],
   probes: (cwd, command) => [['Shell', { conversation_id: PROBE_SESSION, generation_id: 'doctor', cwd, workspace_roots: [cwd], hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command, working_directory: cwd } }]],
   wiring,
 });

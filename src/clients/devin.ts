@@ -29,11 +29,11 @@ const TOOLS: Record<string, ToClaude> = {
 };
 
 /** A payload Devin CLI sent, through its own wiring or Claude Code's: Claude Code's events, no `cwd`, its variable or `prompt_id`. */
-export const isDevinPayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
+const isDevinPayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
   p.cwd === undefined && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name) && typeof p.session_id === 'string' && (env[PROJECT_VAR] !== undefined || p.prompt_id !== undefined);
 
 /** Where git-handoff's own Devin wiring is in the project, it answers Devin's calls, not the Claude Code wiring. */
-export const devinAnswersNatively = (e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean =>
+const devinAnswersNatively = (e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean =>
   e.client === 'devin-cli' && wiredWithGuard(path.join(env[PROJECT_VAR] || e.cwd, DEVIN_HOOKS_FILE));
 
 export const record: ClientRecord = clientRecord({
@@ -50,6 +50,7 @@ export const record: ClientRecord = clientRecord({
   answer: { ...CLAUDE_ANSWER, deny: 'exit' },
   contextBeforeTool: true,
   readsClaude: 'always ("existing hooks in .claude/ are picked up automatically")',
+  rides: [{ wiring: 'claude-code', payload: isDevinPayload, answeredElsewhere: devinAnswersNatively }],
   probes: claudeProbe('exec', () => ({ prompt_id: 'doctor' })),
   wiring,
 });

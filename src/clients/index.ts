@@ -1,11 +1,8 @@
 // Tells the client apart (SPEC 6): by the `--client=<id>` the wiring states, else by its payload; hands back its adapter.
 import { namesOnlyReading, payloadTool, str, unknownPayloadAction, type ClientAdapter, type GuardClient, type GuardEvent } from './event';
-import { READ_ONLY_TOOLS, RECORDS } from './records';
+import { ALL_RECORDS, READ_ONLY_TOOLS, RECORDS } from './records';
 import { clientName, type ClientName } from './names';
-import { copilotAnswersNatively, copilotClaude, isCopilotClaudePayload } from './copilot';
-import { cursorAnswersNatively, isCursorPayload } from './cursor';
-import { devinAnswersNatively, isDevinPayload } from './devin';
-import { claudeWired, isVSCodePayload } from './vscode';
+import { copilotAnswersNatively } from './copilot';
 
 /** Whether git-handoff's native wiring of the event's client answers a call that came through the Claude Code wiring. */
 export const answeredNatively = (e: GuardEvent): boolean => copilotAnswersNatively(e);
@@ -31,16 +28,12 @@ export function detectClient(p: Record<string, unknown>, named: GuardClient | nu
   return answeredElsewhere(adapter, named, p) ? standingAside(adapter) : readsUnknownShapes(adapter);
 }
 
+/** Every client's rides on another's wiring (ClientRecord.rides), in the records' order. */
+const RIDES = ALL_RECORDS.flatMap((r) => (r.rides ?? []).map((ride) => ({ ...ride, client: r.name, adapter: ride.adapter ?? r.adapter })));
+
+/** One wiring, many readers: a payload another client sent through the wiring `named` (none: Claude Code's) is read as that client's. */
 function adapterFor(p: Record<string, unknown>, named: GuardClient | null): ClientAdapter {
-  // one wiring, many readers: clients that run Claude Code's wiring too, each with its own payload and protocol
-  if (named === null || named === 'claude-code') {
-    if (isCopilotClaudePayload(p)) return copilotClaude;
-    const rider = isVSCodePayload(p) ? 'vscode' : isCursorPayload(p) ? 'cursor' : isDevinPayload(p) ? 'devin-cli' : null;
-    if (rider) return RECORDS[rider].adapter;
-  }
-  // VS Code's agent runs Copilot's hooks files too (`.github/hooks`)
-  if (named === 'copilot' && isVSCodePayload(p)) return RECORDS.vscode.adapter;
-  return RECORDS[named ?? shapeOf(p)].adapter;
+  return RIDES.find((r) => r.wiring === (named ?? 'claude-code') && r.payload(p))?.adapter ?? RECORDS[named ?? shapeOf(p)].adapter;
 }
 
 /** The client of a payload no wiring names, by its shape. */
@@ -61,18 +54,15 @@ function shapeOf(p: Record<string, unknown>): ClientName {
 
 /** Whether another of git-handoff's wirings answers this call for its client (one answer a call): then this run answers nothing. */
 function answeredElsewhere(adapter: ClientAdapter, named: GuardClient | null, p: Record<string, unknown>): boolean {
-  const viaClaude = named === null || named === 'claude-code';
-  const c = adapter.client;
-  if (!(viaClaude && (c === 'cursor' || c === 'devin-cli')) && !(named === 'copilot' && c === 'vscode')) return false;
+  const ride = RIDES.find((r) => r.wiring === (named ?? 'claude-code') && r.client === adapter.client && r.answeredElsewhere);
+  if (!ride) return false;
   let e: GuardEvent;
   try {
     e = adapter.parse(p);
   } catch {
     return false;
   }
-  if (c === 'cursor') return cursorAnswersNatively(e);
-  if (c === 'devin-cli') return devinAnswersNatively(e);
-  return claudeWired(e.cwd);
+  return ride.answeredElsewhere!(e);
 }
 
 /** An adapter that answers nothing: every event read as one the guard does not handle, with no session and no tool. */

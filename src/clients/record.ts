@@ -1,6 +1,6 @@
 // One record per client: wiring, routing, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
 import { agentName, sessionVarOf, type Agent, type ClientName } from './names';
-import type { ClientAdapter, EventKind } from './event';
+import type { ClientAdapter, EventKind, GuardEvent } from './event';
 import { CLAUDE_ANSWER, KINDS, readShaped, render, type Answer, type PayloadShape } from './common';
 import type { Wiring } from './wiring';
 
@@ -100,6 +100,8 @@ export interface ClientRecord {
   contextBeforeTool: boolean;
   /** when it also runs Claude Code's wiring (`.claude/settings.json`), sending its own payload there */
   readsClaude?: string;
+  /** the wirings of others it runs (ClientRecord.readsClaude): its payload told apart there, read by `adapter` (else its own), unanswered where `answeredElsewhere` */
+  rides?: ReadonlyArray<{ wiring: ClientName; payload: (p: Record<string, unknown>) => boolean; adapter?: ClientAdapter; answeredElsewhere?: (e: GuardEvent) => boolean }>;
   /** it runs a command its before-tool hook rewrote, whatever the command, without asking (Gemini CLI's tool_input) */
   runsAnyRewrite?: true;
   /** a shell call's context reaches its model in the command's output (the rewrite prints it): no after-tool hook for it */

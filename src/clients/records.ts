@@ -8,6 +8,7 @@ import { record as gemini } from './gemini';
 import { record as opencode } from './opencode';
 import { record as qwen } from './qwen';
 import type { ClientRecord, PluginFacts } from './record';
+import type { Wiring } from './wiring';
 import { record as vscode } from './vscode';
 import { record as droid } from './droid';
 import { record as cline } from './cline';
@@ -45,6 +46,9 @@ export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(ALL_RECORDS.flatMap(
 
 /** The programs a client's shell runs as an apply_patch (ClientRecord.patchPrograms). */
 export const PATCH_PROGRAMS: readonly string[] = ALL_RECORDS.flatMap((r) => r.patchPrograms ?? []);
+
+/** Every client's wiring by its `install --agent` name (what src/install/agents.ts writes, removes and checks). */
+export const WIRING = Object.fromEntries(ALL_RECORDS.flatMap((r) => (r.agent && r.wiring ? [[r.agent, r.wiring]] : []))) as Record<Agent, Wiring>;
 
 /** The clients whose wiring also comes as a user-wide package (ClientRecord.plugin), by their `install --agent` name. */
 export const PLUGIN_AGENTS: readonly Agent[] = AGENTS.filter((a) => RECORDS[AGENT_CLIENT[a]].plugin);

@@ -68,7 +68,7 @@ const SHAPES: Array<[string[], (a: Record<string, unknown>) => ToolAction | { to
 const TOOLS: Record<string, ToClaude> = Object.fromEntries(SHAPES.flatMap(([names, read]) => names.map((n) => [n, (a: Record<string, unknown>) => read(a) ?? unknownShape(n, a)])));
 
 /** A payload VS Code's agent sent: `hookEventName` (1.110), or Claude Code's event with an ISO `timestamp` and its own marks. */
-export function isVSCodePayload(p: Record<string, unknown>): boolean {
+function isVSCodePayload(p: Record<string, unknown>): boolean {
   if (typeof p.hookEventName === 'string' && p.hook_event_name === undefined) return true;
   if (typeof p.hook_event_name !== 'string' || typeof p.timestamp !== 'string') return false;
   if (p.permission_mode !== undefined || p.prompt_id !== undefined || p.turn_id !== undefined) return false;
@@ -77,9 +77,6 @@ export function isVSCodePayload(p: Record<string, unknown>): boolean {
   if (p.tool_name !== undefined ? p.tool_use_id === undefined : !/[\\/]transcripts[\\/][^\\/]+\.jsonl$/.test(str(p.transcript_path) ?? '')) return false;
   return VSCODE_EVENTS.has(p.hook_event_name) || (p.hook_event_name === 'SessionStart' && p.source === 'new');
 }
-
-/** Whether Claude Code's wiring is in the workspace: VS Code's agent runs it too, and it answers, not the Copilot wiring. */
-export const claudeWired = (cwd: string): boolean => wiredWithGuard(path.join(cwd, claudeRecord.wiring!.settings));
 
 export const record: ClientRecord = clientRecord({
   name: 'vscode',
@@ -112,6 +109,11 @@ export const record: ClientRecord = clientRecord({
   contextBeforeTool: true,
   runsHandoffRewrite: true,
   readsClaude: 'by default: chat.hookFilesLocations, every tool, matchers ignored',
+  // it runs Copilot's hooks files too (`.github/hooks`): where Claude Code's wiring is in the workspace, that one answers
+  rides: [
+    { wiring: 'claude-code', payload: isVSCodePayload },
+    { wiring: 'copilot', payload: isVSCodePayload, answeredElsewhere: (e) => wiredWithGuard(path.join(e.cwd, claudeRecord.wiring!.settings)) },
+  ],
   // each shape it has sent: run_in_terminal snake_case (1.111 on), runInTerminal camelCase (1.110)
   probes: (cwd, command) => {
     const common = { timestamp: new Date().toISOString(), cwd, tool_input: { command, explanation: 'git-handoff doctor probe', isBackground: false }, tool_use_id: 'git-handoff-doctor' };

@@ -4,8 +4,8 @@ import type { ClientName } from './names';
 
 export interface Wiring {
   client: ClientName;
-  /** entries merged into a settings file of Claude Code's format, a whole hooks file of our own, or what `files` says */
-  format: 'settings' | 'hooks-file' | 'files';
+  /** entries merged into a settings file of Claude Code's format, or what `files` says */
+  format: 'settings' | 'files';
   /** the file, relative to the worktree */
   settings: string;
   /** event → tool matcher (undefined: no matcher): a before-tool event's routes every tool but the client's read-only ones (ClientRecord.readOnly) */

@@ -9,7 +9,7 @@ import { plainConfigFile } from './locate';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { configFilesSh, userConfigFiles } from '../git/config-files';
 import { elsewhereSh, SOURCED_FLAG, SPLIT_FLAGS, takeSh } from '../clients/wiring';
-import { WIRING } from '../clients/wirings';
+import { WIRING } from '../clients/records';
 import { hookFiles } from '../clients/hook-files';
 import { userDirs } from '../user-dirs';
 import { pathProgramNames } from './path-programs';

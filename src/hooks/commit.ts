@@ -10,7 +10,6 @@ import { refusedResetFile, type Refusal } from './refusal';
 import { short as shortSession } from '../handoff/state/session';
 import { ledgerDir } from '../handoff/state/ledger';
 import { encodeBranch, LEASE_PREFIX } from '../handoff/store/names';
-import { claimsMarker } from '../handoff/state/claims-marker';
 import { addTrailersInProcess, trailerReader } from '../git/trailers';
 import { messageFileTrailerLines } from '../git/trailer-reads';
 import { configValue } from '../git/config';
@@ -196,8 +195,7 @@ export function commitMsg(c: HookContext): Refusal | null {
 /** pre-commit: a person's commit of paths a live claim names; a session's only when an older build's stub calls. */
 export function preCommit(c: HookContext): Refusal | null {
   if (c.session) return c.stub === 'current' ? null : sessionStaged(c);
-  if (!c.repo.worktree || !existsSync(claimsMarker(c.repo.commonDir))) return null;
-  return stagedClaims(c);
+  return c.repo.worktree ? stagedClaims(c) : null;
 }
 
 /** Whether another session may be known here (its ledger file, its lease, a refused reset's note): else nothing to compare. */
@@ -221,9 +219,4 @@ function othersKnown(c: HookContext): boolean {
 const leaseHolder = trailerReader({ session: TRAILER.session }, {}, { controlsInValues: true });
 
 /** A session's `git commit`: its staged changes checked where a live claim or another session could concern them. */
-function sessionStaged(c: HookContext): Refusal | null {
-  if (!c.repo.worktree) return null;
-  const others = othersKnown(c);
-  if (!others && !existsSync(claimsMarker(c.repo.commonDir))) return null;
-  return stagedOfSession(c, others);
-}
+const sessionStaged = (c: HookContext): Refusal | null => (c.repo.worktree ? stagedOfSession(c, othersKnown(c)) : null);

@@ -36,8 +36,7 @@ export function stagedClaims(c: HookContext): Refusal | null {
 
 /** A session's commit: staged paths another live session claims or last wrote here, or content taking back its commit. */
 export function sessionStaged(c: HookContext, othersKnown: boolean): Refusal | null {
-  const wt = c.repo.worktree;
-  if (!wt) return null;
+  const wt = c.repo.worktree!;
   const claimed = stagedClaims(c);
   if (claimed || !othersKnown) return claimed;
   // git is asked for the staged paths only once another live session could own one

@@ -15,11 +15,8 @@ import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clients/names';
 import { matcherRoutes, PROBE_COMMAND, type ClientRecord } from '../clients/record';
 import { wordCut } from '../terminal-text';
-import { ALL_RECORDS, RECORDS } from '../clients/records';
-import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, GUARD_TEXT, type Wiring, wiredWithGuard } from '../clients/wiring';
-import { WIRING } from '../clients/wirings';
-import { FRONT_CLIENTS } from '../clients/front';
-import { installOwnFile, ownFileWiring, uninstallOwnFile } from '../clients/own-files';
+import { ALL_RECORDS, RECORDS, WIRING } from '../clients/records';
+import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { pluginAnswers } from '../clients/plugin-active';
 import { installFiles, jsonText, readObject, strip, uninstallFiles, unwireFile, unwireJson, wiredFiles } from './native';
 import { withBlock, withoutBlock } from './marked-block';
@@ -143,10 +140,9 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
   const msgs: string[] = [];
   for (const agent of o.agents ?? []) {
     const w = WIRING[agent];
-    // a wiring of files runs the sh front where it serves the client (src/clients/front.ts), else node's guard straight
-    const command = guardCommand(o.command, w.client, w.format !== 'files' || FRONT_CLIENTS.some((f) => f.wiring.client === w.client));
+    // the sh front where it serves the client (its record's front facts: src/clients/front.ts), else node's guard straight
+    const command = guardCommand(o.command, w.client, RECORDS[w.client].front !== null);
     if (w.format === 'files') msgs.push(...installFiles(w, root, command, repo.commonDir));
-    else if (w.format === 'hooks-file') msgs.push(installOwnFile(w, root, command, repo.commonDir));
     else msgs.push(...installSettings(repo, root, agent, w, command));
     // after each wiring: the startup note in its instructions file, the handoff skill, and the client's trust step
     msgs.push(installSnippet(path.join(root, w.notes), w.notes, repo.commonDir), ...installSkill(root, agent, repo.commonDir));
@@ -218,7 +214,7 @@ export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
     const take = (settings: Record<string, any>) => strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
     if (w.format === 'files') msgs.push(...uninstallFiles(w, root, repo.commonDir));
     else {
-      const m = w.format === 'settings' ? unwireFile(root, w.settings, repo.commonDir, (file) => unwireJson(file, w.settings, take)) : uninstallOwnFile(w, root, repo.commonDir);
+      const m = unwireFile(root, w.settings, repo.commonDir, (file) => unwireJson(file, w.settings, take));
       if (m) msgs.push(m);
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
@@ -239,7 +235,7 @@ export function doctorAgents(repo: Repo): DoctorItem[] {
   const off = !setting(readConfig(repo), 'guard');
   return (Object.entries(WIRING) as Array<[Agent, Wiring]>).flatMap(([agent, w]): DoctorItem[] => {
     const found = w.format === 'files' ? wiredFiles(w, worktree).present.length > 0 : existsSync(path.join(worktree, w.settings));
-    if (found) return w.format === 'settings' ? doctorSettings(repo, worktree, agent, w, off) : doctorOwnFiles(worktree, agent, w, off);
+    if (found) return w.format === 'settings' ? doctorSettings(repo, worktree, agent, w, off) : doctorFiles(worktree, agent, w, off);
     // a client nobody wired here is not something missing, only not in use
     const byPlugin = pluginAnswers(w.client, worktree);
     const use = byPlugin ? `not needed: the git-handoff ${pluginNoun(w)} answers here (below)` : `to use it: git handoff install --agent ${agent}`;
@@ -335,23 +331,15 @@ function doctorRider(worktree: string, agent: Agent, w: Wiring, rider: ClientRec
   return { component, status: 'ok', detail: `covered: ${reads}; a probe in each of its shapes (${shapes.map(([s]) => s).join('; ')}) through ${commands.map((c) => `\`${c}\``).join(' and ')} was refused as it should be${others}` };
 }
 
-/** A wiring of whole files (Copilot's hooks file, the OpenCode plugin, a `files` wiring): every event (file) there, a probe refused, its trust gate. */
-function doctorOwnFiles(worktree: string, agent: Agent, w: Wiring, off: boolean): DoctorItem[] {
-  const trust = trustGateItems(agent, worktree, { env: process.env });
-  if (w.format === 'files') {
-    const { present, missing, command } = wiredFiles(w, worktree);
-    const probe = () => {
-      const p = probeCommand(worktree, agent, w.runs?.(command!, worktree) ?? command!);
-      return { ...p, detail: p.detail + readerNote(worktree, w) };
-    };
-    return [wiringItem(agent, w.settings, present, command ? missing : [...missing, 'a guard command'], off, probe), ...trust];
-  }
-  const text = readFileSync(path.join(worktree, w.settings), 'utf8');
-  if (!GUARD_TEXT.test(text)) return [{ component: `agent ${agent}`, status: 'missing', detail: `${w.settings} is not git-handoff's (git handoff install --agent ${agent})` }, ...trust];
-  const { events: wired, command, timeouts } = ownFileWiring(w, text);
-  const missing = Object.keys(w.events).filter((ev) => !wired.includes(ev));
-  const item = wiringItem(agent, w.settings, wired, command ? missing : [...missing, 'a guard command'], off, () => probeCommand(worktree, agent, command!));
-  return [item, ...timeoutItems(agent, w, timeouts), ...trust];
+/** A wiring of files: every file there with every event, a probe refused, the timeouts its entries set, its trust gate. */
+function doctorFiles(worktree: string, agent: Agent, w: Wiring, off: boolean): DoctorItem[] {
+  const { present, missing, command, timeouts } = wiredFiles(w, worktree);
+  const probe = () => {
+    const p = probeCommand(worktree, agent, w.runs?.(command!, worktree) ?? command!);
+    return { ...p, detail: p.detail + readerNote(worktree, w) };
+  };
+  const item = wiringItem(agent, w.settings, present, command ? missing : [...missing, 'a guard command'], off, probe);
+  return [item, ...timeoutItems(agent, w, timeouts), ...trustGateItems(agent, worktree, { env: process.env })];
 }
 
 /** For a client that runs Claude Code's wiring too (its record's readsClaude), which wiring answers its calls here. */
@@ -367,7 +355,7 @@ export function wiredAgents(worktree: string): Agent[] {
 }
 
 /** Whether git-handoff's wiring of `w` is in this worktree. */
-const wiredHere = (w: Wiring, root: string) => (w.format === 'files' ? wiredFiles(w, root).present.length > 0 : wiredWithGuard(path.join(root, w.settings)));
+export const wiredHere = (w: Wiring, root: string) => (w.format === 'files' ? wiredFiles(w, root).present.length > 0 : wiredWithGuard(path.join(root, w.settings)));
 
 /** Tools every wiring must send to the guard: an MCP server's writer in the client's naming, and a tool no list names. */
 const mustRoute = (client: ClientName): string[] => [RECORDS[client].mcpNames.replace('<server>', 'fs').replace('<tool>', 'move_file'), 'SomeNewTool'];

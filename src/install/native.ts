@@ -158,9 +158,10 @@ export function uninstallFiles(w: Wiring, root: string, commonDir: string): stri
 }
 
 /** What a wiring's files say of it: each file with the guard wired for every event it should have, and the command wired. */
-export function wiredFiles(w: Wiring, root: string): { present: string[]; missing: string[]; command: string | null } {
+export function wiredFiles(w: Wiring, root: string): { present: string[]; missing: string[]; command: string | null; timeouts: unknown[] } {
   const present: string[] = [];
   const missing: string[] = [];
+  const timeouts: unknown[] = [];
   let command: string | null = null;
   for (const f of w.files!('', root)) {
     const text = readTextOr(path.join(root, f.file));
@@ -181,10 +182,13 @@ export function wiredFiles(w: Wiring, root: string): { present: string[]; missin
         continue;
       }
       command ??= firstGuard(events![Object.keys(f.json.entries)[0]]);
+      // the timeout each of git-handoff's entries sets, under its client's key for it (timeout, timeoutSec)
+      const hooks = Object.values(events!).flat().filter(holdsGuard).flatMap((e) => [e, ...(Array.isArray(e?.hooks) ? e.hooks : [])]);
+      for (const hook of hooks) timeouts.push(...Object.entries(hook).filter(([k]) => /^timeout/i.test(k)).map(([, t]) => t));
     } else command ??= /^const GUARD = (".*")$/m.test(text) ? JSON.parse(/^const GUARD = (".*")$/m.exec(text)![1]) : (/^exec (.*)$/m.exec(text)?.[1] ?? null);
     present.push(f.file);
   }
-  return { present, missing, command };
+  return { present, missing, command, timeouts };
 }
 
 /** The first string in a value that holds the guard's command. */

@@ -6,11 +6,10 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
-import { probeCommand, WIRING } from './agents';
+import { probeCommand, wiredHere, WIRING } from './agents';
 import { claudeConfigDir, PLUGIN_NAME, pluginCopies } from '../clients/plugin-active';
 import { afterInstall, beforeInstall, forgetInstall, listOf, restoreAfterUninstall, untouchedSinceInstall } from './plugin-restore';
 import { readJsonOr } from '../read-file';
-import { wiredWithGuard } from '../clients/wiring';
 import { userDataDir } from '../user-dirs';
 import { AGENT_CLIENT, type Agent } from '../clients/names';
 import { PLUGIN_AGENTS, pluginOf } from '../clients/records';
@@ -58,10 +57,10 @@ function run(program: string, args: string[], input?: string, cwd?: string): str
 }
 
 /** Whether the repository's own wiring for the agent's client is there. */
-const wiredHere = (repo: Repo | null, agent: Agent) => !!repo?.worktree && wiredWithGuard(path.join(repo.worktree, WIRING[agent].settings));
+const wiredInRepo = (repo: Repo | null, agent: Agent) => !!repo?.worktree && wiredHere(WIRING[agent], repo.worktree);
 
 const twiceNote = (repo: Repo | null, agent: Agent) =>
-  wiredHere(repo, agent) ? [`${WIRING[agent].settings} wires the guard too: those project hooks defer to the ${pluginOf(agent).word}, so each event is answered once`] : [];
+  wiredInRepo(repo, agent) ? [`${WIRING[agent].settings} wires the guard too: those project hooks defer to the ${pluginOf(agent).word}, so each event is answered once`] : [];
 
 /** Whether the client has a copy of the package installed (for anyone: enabled here or not). */
 const hasCopy = (agent: Agent) => pluginCopies(AGENT_CLIENT[agent], process.cwd()).length > 0;
@@ -197,7 +196,7 @@ export function doctorPlugins(repo: Repo): DoctorItem[] {
     const copies = pluginCopies(AGENT_CLIENT[agent], cwd);
     if (!copies.length) {
       // the plugin (extension) and the repository's own wiring are two ways to the same hooks: either one is enough
-      if (!wiredHere(repo, agent)) return [{ component: `${word} ${agent}`, status: 'missing', detail: `the git-handoff ${word} is not installed in ${title} (${again})` }];
+      if (!wiredInRepo(repo, agent)) return [{ component: `${word} ${agent}`, status: 'missing', detail: `the git-handoff ${word} is not installed in ${title} (${again})` }];
       const detail = `not installed; not needed here: this repository is wired for ${title} (agent ${agent} above). It is the other way, for every repository: ${again}`;
       return [{ component: `${word} ${agent}`, status: 'info', detail }];
     }

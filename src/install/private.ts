@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Agent } from '../clients/names';
-import { WIRING } from '../clients/wirings';
+import { WIRING } from '../clients/records';
 import type { Repo } from '../git/repo';
 import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import { blockLines, withBlock, withoutBlock } from './marked-block';

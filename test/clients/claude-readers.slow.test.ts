@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { matcherRoutes } from '../../src/clients/record';
-import { WIRING } from '../../src/clients/wirings';
+import { WIRING } from '../../src/clients/records';
 import { foreignWorld, FOREIGN_FILE, OWN_FILE } from '../guard/world';
 import { json, ROOT, type TestRepo } from '../helpers/repo';
 import { ME, payload } from '../guard/helpers';

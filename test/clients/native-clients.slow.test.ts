@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/clients/names';
-import { WIRING } from '../../src/clients/wirings';
+import { WIRING } from '../../src/clients/records';
 import { shPayloadCommand } from '../../src/clients/wiring';
 import { foreignWorld, FOREIGN_FILE, OWN_FILE } from '../guard/world';
 import { json, refOf, ROOT, type TestRepo } from '../helpers/repo';

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Agent } from '../../src/clients/names';
-import { WIRING } from '../../src/clients/wirings';
+import { WIRING } from '../../src/clients/records';
 import { makeRepo, type TestRepo } from '../helpers/repo';
 import { PATH_WITH_BIN } from './deps';
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { detectClient, namedClient } from '../../src/clients/index';
 import { eventGroups } from '../../src/install/agents';
-import { WIRING } from '../../src/clients/wirings';
+import { WIRING } from '../../src/clients/records';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { foreignWorld, FOREIGN_FILE, malformed, OWN_FILE, verdict } from '../guard/world';

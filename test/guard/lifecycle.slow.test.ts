@@ -160,7 +160,7 @@ describe('PreToolUse records, and the lease', () => {
     // the commit itself as the rewrite for the session has it, after the printing
     expect(command.slice(command.indexOf(' >&2\n') + 5)).toMatch(/^export GIT_HANDOFF_SESSION=.*; git commit -m x$/);
     // the wiring: AfterTool routes every tool BeforeTool does but the shell tool
-    const wiring = (await import('../../src/clients/wirings')).WIRING.gemini;
+    const wiring = (await import('../../src/clients/records')).WIRING.gemini;
     const after = new RegExp(wiring.events.AfterTool!);
     const before = new RegExp(wiring.events.BeforeTool!);
     expect([before.test('run_shell_command'), after.test('run_shell_command')]).toEqual([true, false]);

@@ -3,10 +3,9 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/clients/wiring';
-import { WIRING } from '../../src/clients/wirings';
 import { FRONT } from './spellings';
 import { detectClient, namedClient, readsUnknownShapes } from '../../src/clients/index';
-import { RECORDS } from '../../src/clients/records';
+import { RECORDS, WIRING } from '../../src/clients/records';
 import { GuardContext } from '../../src/guard/context';
 import { decide } from '../../src/guard/entry';
 import { unknownShape } from '../../src/clients/event';

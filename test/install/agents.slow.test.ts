@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { afterCommand, HOOK_TIMEOUT_MIN_S, HOOK_TIMEOUT_S, payloadCommand, shPayloadCommand, timeoutSeconds } from '../../src/clients/wiring';
-import { WIRING } from '../../src/clients/wirings';
+import { WIRING } from '../../src/clients/records';
 import { matcherRoutes } from '../../src/clients/record';
 import { WATCHDOG_MS } from '../../src/guard/entry';
 import { DECISION_MS } from '../../src/guard/rules/reach';
@@ -291,9 +291,7 @@ describe('hook timeouts and the after-tool hook', () => {
         continue;
       }
       const text = read(repo, w.settings);
-      let values: unknown[];
-      if (w.format === 'hooks-file') values = Object.values(JSON.parse(text).hooks).flatMap((hs: any) => hs.map((h: any) => h.timeoutSec));
-      else values = Object.entries(JSON.parse(text).hooks).flatMap(([event, gs]: [string, any]) => gs.flatMap((g: any) => g.hooks.map((h: any) => (w.eventTimeouts?.[event] !== undefined ? { event, v: h.timeout } : h.timeout))));
+      const values: unknown[] = Object.entries(JSON.parse(text).hooks).flatMap(([event, gs]: [string, any]) => gs.flatMap((g: any) => g.hooks.map((h: any) => (w.eventTimeouts?.[event] !== undefined ? { event, v: h.timeout } : h.timeout))));
       // one per event wired
       expect(values.length, agent).toBeGreaterThanOrEqual(Object.keys(w.events).length);
       // an event the client bounds lower (Codex's SessionEnd: 3 s) has that bound
