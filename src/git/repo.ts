@@ -153,6 +153,9 @@ const walkArgs = (w: Walk): string[] => [
 
 const lines = (s: string): string[] => s.split('\n').filter(Boolean);
 
+/** What git's walk says of an object it lacks ("bad object X", "Could not read X", "Failed to traverse parents of commit X"). */
+const MISSING_OBJECT = /bad object|could not read|failed to traverse|missing/i;
+
 /** `git ls-tree -z` output: `<mode> <type> <oid>\t<path>` entries. */
 const treeEntries = (s: string): TreeEntry[] =>
   s.split('\0').flatMap((e) => {
@@ -411,7 +414,9 @@ class GitRepo implements Repo {
   }
   parentsOf(tips: string[]) {
     const r = this.git(['rev-list', '--parents', '--stdin'], { allowFail: true, input: tips.join('\n') + '\n' });
-    if (r.status !== 0) return null;
+    if (r.status !== 0 && MISSING_OBJECT.test(r.stderr)) return null;
+    // any other failure (git itself broken or overloaded) is not an answer about the history
+    if (r.status !== 0) throw new HandoffError('integrity', 'history-unread', `git rev-list failed: ${r.stderr.trim() || `exit ${r.status}`}`);
     const graph = new Map<string, string[]>();
     for (const line of lines(r.stdout)) {
       const [c, ...ps] = line.split(' ');

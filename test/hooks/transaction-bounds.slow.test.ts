@@ -54,7 +54,7 @@ describe('reference-transaction reads bounded and fails closed for handoff refs'
     const child = repo.git(['commit-tree', `${tip}^{tree}`, '-p', tip], { input: 'handoff(auth-refactor): x\n\nClaude-Session-Id: sess-a\n' }).stdout.trim();
     const r = repo.git(['update-ref', REF, child, tip], { allowFail: true, env });
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/could not check an update of handoff refs .*refused/);
+    expect(r.stderr, r.stderr).toMatch(/could not check an update of handoff refs .*refused/);
     expect(refOf(repo, REF)).toBe(tip);
     expect(parent).not.toBe(tip);
     // without the failure the same move is allowed
