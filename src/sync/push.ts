@@ -10,14 +10,13 @@ import { hostLimit, pushRefusal, type GitResult } from '../git/run';
 import { setting } from '../config-keys';
 import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, keyOf, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
 import { archivalTips, entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { hostWaitMs, transportError } from './remote';
 import { remoteViolations, type Violation } from '../handoff/store/ownership';
-import { keyOf } from '../handoff/store/tx/record';
 import { archivalOf } from '../handoff/store/ref-updates';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */

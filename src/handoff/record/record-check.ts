@@ -1,12 +1,11 @@
 // The check at command start: the handoff refs against the loss record. No git process when the ref storage is as
 // it was at the last check that found everything in place; else one for-each-ref and one cat-file.
 import type { Storage } from '../../git/storage';
-import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
 import { checkAdvances } from '../store/ownership';
 import { droppedReceipts } from '../store/receipts';
 import { amendRecord } from '../store/tx/record-step';
 import {
-  keyOf,
   listTracked,
   readRecord,
   readSeen,

@@ -1,6 +1,6 @@
 // Where each local handoff stands against its remote-tracking copy (refs/handoff-remotes/<R>/handoffs/…).
 import { reachableIn, type RefRecord, type Storage } from '../../git/storage';
-import { HANDOFF_PREFIX, REMOTES_ROOT, trackingOf } from './names';
+import { HANDOFF_PREFIX, REMOTES_ROOT } from './names';
 import { remoteViolations } from './ownership';
 import { setting } from '../../config-keys';
 
@@ -22,8 +22,6 @@ export function parseTrackingRef(ref: string): { remote: string; local: string }
 
 /** The for-each-ref pattern of one local handoff ref's tracking copies on every remote. */
 export const trackingPatternOf = (localRef: string) => `${REMOTES_ROOT}*/handoffs/${localRef.slice(HANDOFF_PREFIX.length)}`;
-
-export const trackingRef = (remote: string, localRef: string) => trackingOf(remote, localRef);
 
 /** The tracking tip of each local handoff ref: handoff.remote first, then origin, then any (`recs`: the tracking refs' records). */
 export function trackingTips(repo: Storage, recs: RefRecord[] = repo.listRefs([TRACKING_PATTERN])): Map<string, { remote: string; oid: string }> {

@@ -11,7 +11,6 @@ import { writeCache } from '../../state/state-file';
 import { readJsonOr } from '../../../read-file';
 import type { RefUpdate } from './batch';
 import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
-export { looseRefValue } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -289,7 +288,6 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): {
   }
 }
 
-export { keyOf } from '../names';
 
 // The verified cache: when nothing under the refs changed since the last full check, no git process runs.
 
