@@ -13,6 +13,7 @@ import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, keyOf, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
+import { refOpOf } from '../handoff/store/tx/batch';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
 import { archivalTips, entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { hostWaitMs, transportError } from './remote';
@@ -394,14 +395,7 @@ function remoteLines(stderr: string): string[] {
 
 /** Moves the tracking refs to what the remote now has, each by compare-and-swap from `oldOid`; the staged refs go in the same transaction. */
 function recordPushed(repo: Repo, remote: string, done: PushUpdate[], staged: Staged | null): void {
-  const ops: RefOp[] = [];
-  for (const u of done) {
-    if (u.oldOid === u.newOid) continue;
-    const t = trackingOf(remote, u.ref);
-    if (u.newOid === null) ops.push({ op: 'delete', ref: t, oldOid: u.oldOid! });
-    else if (u.oldOid === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
-    else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: u.oldOid });
-  }
+  const ops = done.filter((u) => u.oldOid !== u.newOid).map((u) => refOpOf({ ref: trackingOf(remote, u.ref), newOid: u.newOid, oldOid: u.oldOid }));
   const unstage = staged?.unstage ?? [];
   if (ops.length + unstage.length === 0) return;
   // tracking refs only save the next fetch: a lost race or a lock leaves them for it

@@ -9,7 +9,7 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOT
 import { handoffDir } from '../../state/paths';
 import { writeCache } from '../../state/state-file';
 import { readJsonOr } from '../../../read-file';
-import type { RefUpdate } from './batch';
+import { refOpOf, type RefUpdate } from './batch';
 import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
@@ -71,7 +71,7 @@ export interface RecordState {
   problem?: string;
 }
 
-const emptyRecord = (commit: string | null = null, problem?: string): RecordState => ({ commit, entries: new Map(), removed: new Map(), ...(problem ? { problem } : {}) });
+export const emptyRecord = (commit: string | null = null, problem?: string): RecordState => ({ commit, entries: new Map(), removed: new Map(), ...(problem ? { problem } : {}) });
 
 const LINE_RES = new Map<number, RegExp>();
 /** `<tip|archived|removed> <oid> <seconds> <ref>\n`, sticky (a shelf is read without splitting it); topic in group 5 or 6. */
@@ -154,7 +154,8 @@ export function readRecord(repo: Storage, spec: string, only?: Set<string>): Rec
   }
 }
 
-const now = () => Math.floor(Date.now() / 1000);
+/** Unix seconds: the record's times. */
+export const now = () => Math.floor(Date.now() / 1000);
 
 interface NextRecord {
   commit: string;
@@ -188,8 +189,7 @@ export function nextRecord(repo: Storage, change: (rec: RecordState) => string[]
   const commit = recordCommit(repo, base, first, restart ? parents : parents.slice(1));
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
   const expected = old ?? listTracked(repo, [RECORD_REF]).get(RECORD_REF) ?? null;
-  const op: RefOp = expected ? { op: 'update', ref: RECORD_REF, newOid: commit, oldOid: expected } : { op: 'create', ref: RECORD_REF, newOid: commit };
-  return { commit, op, expected, rec: base };
+  return { commit, op: refOpOf({ ref: RECORD_REF, newOid: commit, oldOid: expected }), expected, rec: base };
 }
 
 /** The record commit of `rec`: a new blob only for a shelf whose text changed; `first` (the chain), then the kept versions. */
