@@ -20,7 +20,7 @@ import { overlapping } from './overlap';
 import {
   CLAIMS_PREFIX, claimsRef, commitTable, EMPTY, mergeTables, readTable, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Table,
 } from './table';
-import { claimLive, expiresOf, renewDue, shellWord, when, type Claim, type ClaimView } from '../state/claims-marker';
+import { claimLive, claimNotes, expiresOf, renewDue, shellWord, when, type Claim, type ClaimView } from '../state/claims-marker';
 
 export type { ClaimView } from '../state/claims-marker';
 
@@ -226,7 +226,7 @@ function claimedError(specs: string[], holders: Claim[], me: string, nowMs: numb
   const lines = holders.map((h) => {
     const pairs = overlapping(specs, h.paths).map(([m, t]) => (m === t ? m : `${m} ↔ ${t}`));
     return `  ${pairs.join(', ')}: claimed by session ${short(h.session, ids)} since ${new Date(h.since * 1000).toISOString()} (${ago(h.since, nowMs)})` +
-      `, until ${new Date(h.expires * 1000).toISOString()}${h.note ? `; note: ${JSON.stringify(h.note)}` : ''}${h.topic ? `; handoff: ${h.topic}` : ''}${h.host ? `; on ${h.host}` : ''}`;
+      `, until ${new Date(h.expires * 1000).toISOString()}${claimNotes(h)}${h.host ? `; on ${h.host}` : ''}`;
   });
   return new HandoffError(
     'owned',
