@@ -5,6 +5,7 @@ import type { Config, Storage } from '../../git/storage';
 import { trailerBlockLines } from '../../git/trailers';
 import { liveOwner, type LiveOwner } from './live';
 import { isKnownSession } from '../state/lineage-record';
+import { when } from '../state/claims-marker';
 import { leaveNote } from '../state/notes';
 import { short, type SessionRef } from '../state/session';
 import { oneLine, parseTrailerLines } from './document';
@@ -19,12 +20,10 @@ export interface TakeoverArg {
   fromLive?: boolean;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-
 /** Where and how a live owner shows life, in words. */
 function describeLive(l: LiveOwner, among: string[]): string {
   const who = l.session === l.owner ? '' : ` (continued by session ${short(l.session, among)} after /clear)`;
-  const where = l.where === 'remote' ? `a live claim in the handoff remote's claims table, since ${iso(l.lastActivity)}` : `last active ${relativeTime(new Date(l.lastActivity).toISOString())}${l.worktree ? ` in ${l.worktree}` : ''}`;
+  const where = l.where === 'remote' ? `a live claim in the handoff remote's claims table, since ${when(Math.floor(l.lastActivity / 1000))}` : `last active ${relativeTime(new Date(l.lastActivity).toISOString())}${l.worktree ? ` in ${l.worktree}` : ''}`;
   return `${l.client ?? 'unknown client'} on host ${l.host ?? 'unknown'}${who}, ${where}`;
 }
 
@@ -83,8 +82,7 @@ export function takeoversFrom(repo: Storage, sessions: string[], refs: string[])
 
 /** One line: who took it, when, why. */
 export function describeTaken(t: TakenFrom, among: ReadonlyArray<string | null>, now = Date.now()): string {
-  const when = new Date(t.at * 1000).toISOString();
-  return `session ${short(t.by, among)}${t.client ? ` (${t.client})` : ''} took it over ${relativeTime(when, now)} (${when.replace(/\.000Z$/, 'Z')})${t.reason ? `: ${JSON.stringify(oneLine(t.reason))}` : ''}`;
+  return `session ${short(t.by, among)}${t.client ? ` (${t.client})` : ''} took it over ${relativeTime(new Date(t.at * 1000).toISOString(), now)} (${when(t.at)})${t.reason ? `: ${JSON.stringify(oneLine(t.reason))}` : ''}`;
 }
 
 /** The refusal of a write by the owner a takeover took the handoff from (null: `session` was never that owner). */
@@ -115,14 +113,14 @@ export function tellPreviousOwner(repo: Storage, o: { owner: string | null; live
   const among = [to, o.by.id];
   const branchArg = repo.branch === o.branch ? '' : ` --branch '${o.branch.replace(/'/g, `'\\''`)}'`;
   const by = `session ${short(o.by.id, among)} (${o.by.client})`;
-  const when = iso(Date.now());
+  const now = when(Math.floor(Date.now() / 1000));
   const why = JSON.stringify(oneLine(o.reason));
   const what =
     o.act === 'redacted'
-      ? `its versions no remote has were rewritten by ${by} at ${when} (redact, as a takeover): ${why}; it is still yours`
+      ? `its versions no remote has were rewritten by ${by} at ${now} (redact, as a takeover): ${why}; it is still yours`
       : o.act === 'took over'
-        ? `was taken over by ${by} at ${when}: ${why}. It is that session's now: your next write to it is refused`
-        : `was ${o.act === 'carried' ? 'carried to another branch' : o.act} by ${by}, taking it over, at ${when}: ${why}`;
+        ? `was taken over by ${by} at ${now}: ${why}. It is that session's now: your next write to it is refused`
+        : `was ${o.act === 'carried' ? 'carried to another branch' : o.act} by ${by}, taking it over, at ${now}: ${why}`;
   leaveNote(repo.commonDir, to, {
     kind: 'takeover',
     key: `takeover ${o.ref} ${o.by.id} ${o.act}`,
