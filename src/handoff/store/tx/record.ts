@@ -347,6 +347,12 @@ const subdirs = (dir: string): string[] => {
   }
 };
 
+/** `dir` and the directories below it down to `depth` levels, depth first, each with its stat ('-': none). */
+export const dirStats = (dir: string, depth: number): Array<[string, string]> => [
+  [dir, statKey(dir)],
+  ...(depth > 0 ? subdirs(dir).flatMap((d) => dirStats(d, depth - 1)) : []),
+];
+
 /** The fingerprint's parts: the path each one stands for, its stat, and whether the joined form names the path. */
 type Parts = Map<string, { stat: string; named: boolean }>;
 
@@ -361,17 +367,10 @@ function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
   const add = (p: string, named = false) => parts.set(p, { stat: statKey(p), named });
   const refs = path.join(c, 'refs');
   for (const p of [path.join(c, 'packed-refs'), path.join(refs, 'handoff-record'), path.join(refs, 'notes'), path.join(refs, 'notes', 'handoff-reads')]) add(p);
-  const live = path.join(refs, 'handoffs');
-  add(live);
-  for (const d of subdirs(live)) add(d, true);
-  // archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
-  for (const kind of ['handoff-archive', 'handoff-dropped']) {
+  // live handoffs: refs/handoffs/<branch>/<topic>; archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
+  for (const [kind, depth] of [['handoffs', 1], ['handoff-archive', 2], ['handoff-dropped', 2]] as const) {
     const top = path.join(refs, kind);
-    add(top);
-    for (const b of subdirs(top)) {
-      add(b, true);
-      for (const t of subdirs(b)) add(t, true);
-    }
+    for (const [p, stat] of dirStats(top, depth)) parts.set(p, { stat, named: p !== top });
   }
   return parts;
 }
