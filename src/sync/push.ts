@@ -15,7 +15,8 @@ import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { refOpOf } from '../handoff/store/tx/batch';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { archivalTips, entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { archivalTips, entriesOf, fetchAndMerge, fetchTracking, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { hostWaitMs, transportError } from './remote';
 import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { archivalOf } from '../handoff/store/ref-updates';
@@ -477,4 +478,18 @@ export async function autoSyncPush(repo: Repo, remote: string): Promise<string |
     if (e instanceof HandoffError && e.code === 'secret-found') return `git-handoff: autoSync skipped: ${e.message.split('\n')[0]} (run \`git handoff push ${remote}\` for the details)`;
     return `git-handoff: autoSync could not push handoffs (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); your push goes on`;
   }
+}
+
+/**
+ * `git handoff gc --remote [R]`: deletes the remote's archive entries past retention, each by a lease on what the fetch
+ * saw, in batches as any push (with dryRun: only says which); the result as a push's.
+ */
+export function pruneRemote(repo: Repo, remote: string, o: { dryRun?: boolean; progress?: (line: string) => void } = {}): PushResult {
+  fetchTracking(repo, remote);
+  const sides = readSides(repo, remote);
+  const past = pastRetention(sides.remoteArchive.keys(), retentionOf(repo));
+  const updates: PushUpdate[] = [...past].sort().map((k) => ({ ref: ARCHIVE_PREFIX + k, newOid: null, oldOid: sides.remoteArchive.get(k)!, kind: 'prune' }));
+  const result: PushResult = { remote, atomic: true, updates, skipped: [], rejected: [], remoteMessages: [], batches: 0 };
+  if (!o.dryRun && updates.length) result.rejected = pushBatched(repo, remote, updates, result, o.progress);
+  return result;
 }
