@@ -118,7 +118,7 @@ export async function prePush(c: HookContext): Promise<Refusal | null> {
   if (setting(c.config(), 'autoSync')) {
     // autoSync pushes handoffs too, by the one plan-scan-push flow (a finding keeps them here; the user's push goes on).
     // Loaded only here: the sync code is not needed by any other hook.
-    const { autoSyncPush } = await import('../sync/autosync');
+    const { autoSyncPush } = await import('../sync/push');
     const note = await autoSyncPush(c.repo, remoteName);
     if (note) process.stderr.write(`${note}\n`);
   }

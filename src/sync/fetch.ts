@@ -8,6 +8,7 @@ import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { mergeReceipts, trackingNotesRef, type ReceiptMerge } from '../handoff/store/receipts';
 import { ancestryOf, compareTips } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
+import { refOpOf } from '../handoff/store/tx/batch';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { handoffRefspecs, RECORDS_PREFIX, trackingArchivePrefix, trackingPrefix, trackingRecordsPrefix, fetchFrom } from './remote';
 import { RECORD_REF } from '../handoff/store/tx/record';
@@ -216,12 +217,9 @@ function countsOf(handoffs: HandoffMerge[]): Record<MergeCase, number> {
   return counts;
 }
 
-function opsOf(h: HandoffMerge): RefOp[] {
-  if (h.action === 'created') return [{ op: 'create', ref: h.ref, newOid: h.remote! }];
-  if (h.action === 'fast-forwarded') return [{ op: 'update', ref: h.ref, newOid: h.remote!, oldOid: h.local! }];
-  if (h.action === 'archived') return [{ op: 'delete', ref: h.ref, oldOid: h.local! }];
-  return [];
-}
+/** The merge's move of a handoff to the remote's value (none there: archived), for the actions that move one. */
+const opsOf = (h: HandoffMerge): RefOp[] =>
+  ['created', 'fast-forwarded', 'archived'].includes(h.action) ? [refOpOf({ ref: h.ref, newOid: h.remote, oldOid: h.local })] : [];
 
 /** All moves in one transaction; if a local writer raced it, each move alone by CAS so the others still land. */
 function applyMerge(repo: Repo, handoffs: HandoffMerge[], archives: ArchiveMerge[]): void {

@@ -66,12 +66,16 @@ export async function installServer(repo: Repo): Promise<string[]> {
   }
   const hooks = repo.hooksDir();
   const manager = hookManagerOf(repo, hooks);
-  if (manager === 'gitolite') return installGitolite(repo, hooks, stubText());
-  if (manager) return installBesideDriver(hooks, stubText(), manager);
-  const file = path.join(hooks, 'pre-receive');
   const text = stubText();
+  if (manager === 'gitolite') return installGitolite(repo, hooks, text);
+  const file = checkFileOf(hooks, manager);
   const ours = isStub(file);
-  if (ours && readTextOr(file) === text) return [`server: pre-receive check already installed (${file})`];
+  const beside = manager ? ', run by the existing pre-receive driver' : '';
+  if (ours && readTextOr(file) === text) return [`server: pre-receive check already installed (${file}${beside})`];
+  if (manager) {
+    writeHook(file, text);
+    return [`server: hooks/pre-receive runs every ${driverGlob(manager)} by name, so it is left as it is; the check is ${file}, run after the site's hooks`];
+  }
   const out: string[] = [];
   if (!ours && existsSync(file)) {
     renameSync(file, file + CHAINED);
@@ -86,12 +90,11 @@ export async function uninstallServer(repo: Repo): Promise<string[]> {
   const hooks = repo.hooksDir();
   const manager = hookManagerOf(repo, hooks);
   if (manager === 'gitolite') return uninstallGitolite(repo, hooks);
-  if (manager) return uninstallBesideDriver(hooks, manager);
-  const file = path.join(hooks, 'pre-receive');
+  const file = checkFileOf(hooks, manager);
   if (!isStub(file)) return [];
   unlinkSync(file);
-  const out = [`server: pre-receive check removed`];
-  if (existsSync(file + CHAINED)) {
+  const out = [`server: pre-receive check removed${manager ? ` (${file})` : ''}`];
+  if (!manager && existsSync(file + CHAINED)) {
     renameSync(file + CHAINED, file);
     out.push(`server: previous pre-receive hook restored`);
   }
@@ -188,7 +191,7 @@ function isGitolite(repo: Repo, hooks: string): boolean {
 }
 
 /** A pre-receive that dispatches on its own name (`$0.*`, `$(basename $0).d/*`): renaming it would make it run nothing. */
-function driverKind(file: string): 'driver' | 'dir-driver' | null {
+function driverKind(file: string): Driver | null {
   try {
     if (lstatSync(file).isSymbolicLink() && /multi-hook-driver/.test(readlinkSync(file))) return 'driver';
     const text = readFileSync(file, 'utf8');
@@ -201,7 +204,7 @@ function driverKind(file: string): 'driver' | 'dir-driver' | null {
 }
 
 /** What runs the server's pre-receive hooks already (null: nothing, the check is the hook itself). */
-function hookManagerOf(repo: Repo, hooks: string): 'gitolite' | 'driver' | 'dir-driver' | null {
+function hookManagerOf(repo: Repo, hooks: string): 'gitolite' | Driver | null {
   if (isGitolite(repo, hooks)) return 'gitolite';
   const file = path.join(hooks, 'pre-receive');
   return existsSync(file) && !isStub(file) ? driverKind(file) : null;
@@ -267,37 +270,19 @@ function uninstallGitolite(repo: Repo, hooks: string): string[] {
   return [`server (gitolite): removed ${s.file}; take \`${GITOLITE_CODE}\` out of \`option hook.pre-receive\` in gitolite.conf (every repository that lists it)`];
 }
 
-const entryOf = (kind: 'driver' | 'dir-driver') => (kind === 'driver' ? DRIVER_SIBLING : DIR_ENTRY);
-
-/** A driver of another make: the check is one more hook it runs (`pre-receive.*`, or in `pre-receive.d/`). */
-function installBesideDriver(hooks: string, stub: string, kind: 'driver' | 'dir-driver'): string[] {
-  const file = path.join(hooks, entryOf(kind));
-  if (readTextOr(file) === stub) return [`server: pre-receive check already installed (${file}, run by the existing pre-receive driver)`];
-  writeHook(file, stub);
-  return [`server: hooks/pre-receive runs every ${kind === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*'} by name, so it is left as it is; the check is ${file}, run after the site's hooks`];
-}
-
-function uninstallBesideDriver(hooks: string, kind: 'driver' | 'dir-driver'): string[] {
-  const file = path.join(hooks, entryOf(kind));
-  if (!isStub(file)) return [];
-  unlinkSync(file);
-  return [`server: pre-receive check removed (${file})`];
-}
+type Driver = 'driver' | 'dir-driver';
+/** Where the check lives: the hook itself, or beside a driver of another make (one more `pre-receive.*`, or in `pre-receive.d/`). */
+const checkFileOf = (hooks: string, driver: Driver | null) => path.join(hooks, !driver ? 'pre-receive' : driver === 'driver' ? DRIVER_SIBLING : DIR_ENTRY);
+const driverGlob = (driver: Driver) => (driver === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*');
 
 /** doctor's row on a bare repository: the check as the plain hook, beside a driver, or through gitolite. */
 function doctorServer(repo: Repo, hooks: string): DoctorItem {
   const m = hookManagerOf(repo, hooks);
-  if (!m) {
-    const file = path.join(hooks, 'pre-receive');
-    return isStub(file)
-      ? { component: 'server', status: 'ok', detail: `pre-receive check installed (${file})` }
-      : { component: 'server', status: 'missing', detail: 'pushes are not held to the ownership invariant: run `git handoff install --server`' };
-  }
   if (m !== 'gitolite') {
-    const file = path.join(hooks, entryOf(m));
-    return isStub(file)
-      ? { component: 'server', status: 'ok', detail: `pre-receive check installed beside the existing driver (${file})` }
-      : { component: 'server', status: 'missing', detail: `hooks/pre-receive is a driver running ${m === 'driver' ? 'pre-receive.*' : 'pre-receive.d/*'}; pushes are not held to the ownership invariant: run \`git handoff install --server\` (it adds the check beside the driver)` };
+    const file = checkFileOf(hooks, m);
+    if (isStub(file)) return { component: 'server', status: 'ok', detail: `pre-receive check installed${m ? ' beside the existing driver' : ''} (${file})` };
+    const driver = m ? `hooks/pre-receive is a driver running ${driverGlob(m)}; ` : '';
+    return { component: 'server', status: 'missing', detail: `${driver}pushes are not held to the ownership invariant: run \`git handoff install --server\`${m ? ' (it adds the check beside the driver)' : ''}` };
   }
   const s = gitoliteState(repo, hooks);
   if (!s.localCode) return { component: 'server', status: 'missing', detail: `gitolite without repo-specific hooks: ${NO_LOCAL_CODE}` };

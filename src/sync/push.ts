@@ -4,20 +4,21 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { lockFileNamed } from '../git/messages';
 import { refOfLock, waitOutLock, type LockPlace } from '../handoff/store/tx/locks';
-import { readConfig } from '../git/config';
+import { readConfig, remoteNames } from '../git/config';
 import type { RefOp } from '../git/refs';
 import { hostLimit, pushRefusal, type GitResult } from '../git/run';
 import { setting } from '../config-keys';
 import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, keyOf, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
 import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
+import { refOpOf } from '../handoff/store/tx/batch';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { archivalTips, entriesOf, fetchAndMerge, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { archivalTips, entriesOf, fetchAndMerge, fetchTracking, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { hostWaitMs, transportError } from './remote';
 import { remoteViolations, type Violation } from '../handoff/store/ownership';
-import { keyOf } from '../handoff/store/tx/record';
 import { archivalOf } from '../handoff/store/ref-updates';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
@@ -395,14 +396,7 @@ function remoteLines(stderr: string): string[] {
 
 /** Moves the tracking refs to what the remote now has, each by compare-and-swap from `oldOid`; the staged refs go in the same transaction. */
 function recordPushed(repo: Repo, remote: string, done: PushUpdate[], staged: Staged | null): void {
-  const ops: RefOp[] = [];
-  for (const u of done) {
-    if (u.oldOid === u.newOid) continue;
-    const t = trackingOf(remote, u.ref);
-    if (u.newOid === null) ops.push({ op: 'delete', ref: t, oldOid: u.oldOid! });
-    else if (u.oldOid === null) ops.push({ op: 'create', ref: t, newOid: u.newOid });
-    else ops.push({ op: 'update', ref: t, newOid: u.newOid, oldOid: u.oldOid });
-  }
+  const ops = done.filter((u) => u.oldOid !== u.newOid).map((u) => refOpOf({ ref: trackingOf(remote, u.ref), newOid: u.newOid, oldOid: u.oldOid }));
   const unstage = staged?.unstage ?? [];
   if (ops.length + unstage.length === 0) return;
   // tracking refs only save the next fetch: a lost race or a lock leaves them for it
@@ -461,4 +455,41 @@ export function rejectionError(res: PushResult): HandoffError {
     ].join('\n'),
     { result: res },
   );
+}
+
+/**
+ * handoff.autoSync: the pre-push hook pushes changed handoff refs to `remote` (a remote name; a bare URL has no tracking refs and is skipped).
+ * It pushes with --no-verify, so the hook does not run again; it never throws, and never fails the user's push.
+ * Returns a line for the user, or null when there was nothing to say.
+ */
+export async function autoSyncPush(repo: Repo, remote: string): Promise<string | null> {
+  try {
+    if (!remoteNames(repo).includes(remote)) return `git-handoff: autoSync skipped: ${remote} is not a named remote (run \`git handoff push <remote>\`)`;
+    const r = await planScanPush(repo, remote, { refetch: false });
+    const pushed = r.updates.filter((u) => u.status === 'pushed').length;
+    const notes: string[] = [];
+    if (pushed) notes.push(`pushed ${pushed} handoff ref${pushed === 1 ? '' : 's'} to ${remote}`);
+    if (r.rejected.length) notes.push(`${r.rejected.length} rejected (${r.rejected.map((u) => u.ref).join(', ')}): run \`git handoff sync ${remote}\``);
+    const diverged = r.skipped.filter((s) => s.state === 'diverged').length;
+    if (diverged) notes.push(`${diverged} diverged: run \`git handoff sync ${remote}\` and resolve`);
+    return notes.length ? `git-handoff: autoSync: ${notes.join('; ')}` : null;
+  } catch (e) {
+    // a finding keeps the handoffs here; the user's push goes on
+    if (e instanceof HandoffError && e.code === 'secret-found') return `git-handoff: autoSync skipped: ${e.message.split('\n')[0]} (run \`git handoff push ${remote}\` for the details)`;
+    return `git-handoff: autoSync could not push handoffs (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); your push goes on`;
+  }
+}
+
+/**
+ * `git handoff gc --remote [R]`: deletes the remote's archive entries past retention, each by a lease on what the fetch
+ * saw, in batches as any push (with dryRun: only says which); the result as a push's.
+ */
+export function pruneRemote(repo: Repo, remote: string, o: { dryRun?: boolean; progress?: (line: string) => void } = {}): PushResult {
+  fetchTracking(repo, remote);
+  const sides = readSides(repo, remote);
+  const past = pastRetention(sides.remoteArchive.keys(), retentionOf(repo));
+  const updates: PushUpdate[] = [...past].sort().map((k) => ({ ref: ARCHIVE_PREFIX + k, newOid: null, oldOid: sides.remoteArchive.get(k)!, kind: 'prune' }));
+  const result: PushResult = { remote, atomic: true, updates, skipped: [], rejected: [], remoteMessages: [], batches: 0 };
+  if (!o.dryRun && updates.length) result.rejected = pushBatched(repo, remote, updates, result, o.progress);
+  return result;
 }

@@ -4,11 +4,11 @@ import { quote } from 'shell-quote';
 import { HandoffError } from '../errors';
 import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { assertTopic, handoffRef } from '../handoff/store/names';
+import { assertTopic, handoffRef, trackingOf } from '../handoff/store/names';
 import { checkAdvances, remoteViolations, type Violation } from '../handoff/store/ownership';
 import type { SessionRef } from '../handoff/state/session';
 import { viewOf } from '../handoff/store/store';
-import { ancestryOf, compareTips, trackingRef } from '../handoff/store/sync-state';
+import { ancestryOf, compareTips } from '../handoff/store/sync-state';
 import { commitVersion, moveRef } from '../handoff/store/tx';
 import type { HandoffMerge } from './fetch';
 
@@ -29,7 +29,7 @@ interface RefusedState {
 export function bothTips(repo: Repo, branch: string, topic: string, remote: string) {
   const ref = handoffRef(branch, assertTopic(topic));
   const localTip = repo.readRef(ref);
-  const remoteTip = localTip ? repo.readRef(trackingRef(remote, ref)) : null;
+  const remoteTip = localTip ? repo.readRef(trackingOf(remote, ref)) : null;
   const state = localTip && remoteTip ? compareTips(ancestryOf(repo, [localTip, remoteTip]), localTip, remoteTip) : null;
   return { ref, localTip, remoteTip, state };
 }

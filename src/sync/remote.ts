@@ -6,6 +6,7 @@ import type { Repo } from '../git/repo';
 import { gitReason, hostLimit, pushRefusal, transientTransport } from '../git/run';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF, REMOTES_ROOT, trackingOf } from '../handoff/store/names';
 import { noteContact } from '../handoff/state/contact';
+import { handoffRemoteOf } from '../handoff/claims/claims';
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { localLockIn, refOfLock, waitOutLock } from '../handoff/store/tx/locks';
 import { upgradeTracking } from '../handoff/store/tx/migrate';
@@ -29,7 +30,7 @@ export function handoffRefspecs(remote: string): string[] {
 /** The remote to use: the one named, else `handoff.remote`, else `origin`, else the only remote. */
 export function resolveRemote(repo: Repo, named?: string): string {
   const names = remoteNames(repo);
-  const pick = named || setting(readConfig(repo), 'remote') || (names.includes('origin') ? 'origin' : names.length === 1 ? names[0] : undefined);
+  const pick = named || handoffRemoteOf(names, setting(readConfig(repo), 'remote'));
   if (!pick) {
     throw new HandoffError(
       'usage',

@@ -4,11 +4,10 @@ import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
 import { parseCommit } from '../git/objects';
 import type { Repo } from '../git/repo';
-import { assertTopic, parseRef } from '../handoff/store/names';
+import { assertTopic, parseRef, trackingOf } from '../handoff/store/names';
 import { readTrailersOf } from '../handoff/store/ownership';
 import { short, type SessionRef } from '../handoff/state/session';
 import { notFound, viewOf, type HandoffView } from '../handoff/store/store';
-import { trackingRef } from '../handoff/store/sync-state';
 import { namesOf } from './fetch';
 import { commitVersion } from '../handoff/store/tx';
 import { bothTips, moveOverBoth, restoreCommand } from './refused';
@@ -78,7 +77,7 @@ export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult 
     throw new HandoffError('usage', 'not-diverged', `${ref} is ${state} against ${o.remote}, not diverged: \`git handoff sync ${o.remote}\` carries it without a merge`, { ref, state });
   }
   const local = viewOf(repo, ref, localTip, o.branch, topic);
-  const remote = viewOf(repo, trackingRef(o.remote, ref), remoteTip, o.branch, topic);
+  const remote = viewOf(repo, trackingOf(o.remote, ref), remoteTip, o.branch, topic);
   const config = readConfig(repo);
   const reason = o.reason?.trim() || `resolved a divergence with ${o.remote}, keeping ${o.keep}`;
   const me = o.session.id;

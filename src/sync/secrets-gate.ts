@@ -1,14 +1,12 @@
 // The secret scan at the machine's edges: before `push`/`sync` send versions, and in the server's receive check.
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, parseRef } from '../handoff/store/names';
+import { ARCHIVE_PREFIX, assertTopic, handoffRef, HANDOFF_PREFIX, parseRef, trackingOf } from '../handoff/store/names';
 import { parseCommit } from '../git/objects';
 import { RECORD_REF } from '../handoff/store/tx/record';
-import { assertTopic, handoffRef } from '../handoff/store/names';
 import { describeVersions, publicFinding, scanRecord, scanTexts, scanVersions, secretFoundError, type VersionFindings } from '../handoff/secrets/secrets';
 import { SECRET_TRAILER, secretTrailersOf } from '../handoff/store/document';
 import { viewOf } from '../handoff/store/store';
-import { trackingRef } from '../handoff/store/sync-state';
 import { bothBodies, type ResolveOptions } from './resolve';
 import { trackingRoot } from './remote';
 import type { RefUpdate } from '../handoff/store/tx/batch';
@@ -74,9 +72,9 @@ export async function receiveFindings(repo: Repo, updates: RefUpdate[]): Promise
  *  returns the trailers that record it; a finding refuses (exit 2) before anything is written. */
 export async function scanResolve(repo: Repo, o: ResolveOptions): Promise<string[]> {
   const ref = handoffRef(o.branch, assertTopic(o.topic));
-  const tips = [repo.readRef(ref), repo.readRef(trackingRef(o.remote, ref))];
+  const tips = [repo.readRef(ref), repo.readRef(trackingOf(o.remote, ref))];
   if (!tips[0] || !tips[1]) return []; // resolveDivergence names what is missing
-  const [local, remote] = [viewOf(repo, ref, tips[0], o.branch, o.topic), viewOf(repo, trackingRef(o.remote, ref), tips[1], o.branch, o.topic)];
+  const [local, remote] = [viewOf(repo, ref, tips[0], o.branch, o.topic), viewOf(repo, trackingOf(o.remote, ref), tips[1], o.branch, o.topic)];
   const kept = o.keep === 'both' ? [local, remote] : o.keep === 'local' ? [local] : [remote];
   const body = o.keep === 'both' ? bothBodies(o.topic, local, remote, o.remote) : kept[0].body;
   const allowed = new Set(repo.readObjects(kept.map((v) => v.oid)).flatMap((c) => (c ? secretTrailersOf(parseCommit(c.content).message).allowed : [])));

@@ -1,9 +1,8 @@
 // What the last sync with a remote left behind: when it ended clean, the ref storage is as it left it (stat
 // fingerprints) and this sync's fetch changed nothing, the merge and the push would find nothing: neither runs.
-import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Repo } from '../git/repo';
-import { refsFingerprint } from '../handoff/store/tx/record';
+import { dirStats, refsFingerprint } from '../handoff/store/tx/record';
 import { handoffDir } from '../handoff/state/paths';
 import { writeCache } from '../handoff/state/state-file';
 import { readJsonOr } from '../read-file';
@@ -11,27 +10,8 @@ import { trackingRoot } from './remote';
 
 /** The tracking copies' storage as stat sees it: every directory under refs/handoff-remotes/<R>/ and the receipts' file. */
 function trackingStats(commonDir: string, remote: string): string {
-  const out: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      out.push(`${dir}:-`);
-      return;
-    }
-    const st = statSync(dir);
-    out.push(`${dir}:${st.ino}:${st.ctimeMs}:${st.mtimeMs}`);
-    if (depth > 0) for (const e of entries) if (e.isDirectory()) walk(path.join(dir, e.name), depth - 1);
-  };
-  walk(path.join(commonDir, trackingRoot(remote)), 4);
-  try {
-    const n = statSync(path.join(commonDir, trackingRoot(remote), 'notes', 'handoff-reads'));
-    out.push(`notes:${n.ino}:${n.ctimeMs}:${n.size}`);
-  } catch {
-    out.push('notes:-');
-  }
-  return out.join('|');
+  const root = path.join(commonDir, trackingRoot(remote));
+  return [...dirStats(root, 4), ...dirStats(path.join(root, 'notes', 'handoff-reads'), 0)].map(([p, stat]) => `${p}:${stat}`).join('|');
 }
 
 /** The local refs' fingerprint (the loss record's) and the tracking copies' (null: refs not in plain files). */

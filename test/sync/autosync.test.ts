@@ -3,7 +3,7 @@ import { existsSync, writeFileSync, chmodSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
-import { autoSyncPush } from '../../src/sync/autosync';
+import { autoSyncPush } from '../../src/sync/push';
 import { refOf, tempDir } from '../helpers/repo';
 import { makeWorld, ok } from './world';
 

@@ -2,10 +2,10 @@
 import { openRepo, type Repo } from '../../git/repo';
 import { HandoffError } from '../../errors';
 import { ARCHIVE_PREFIX, handoffRef } from '../../handoff/store/names';
-import { archiveHandoff, archivedVersions, notFound, resolveBranch, restoreHandoff } from '../../handoff/store/store';
+import { archiveHandoff, archivedVersions, droppedVersions, notFound, resolveBranch, restoreHandoff } from '../../handoff/store/store';
 import { shownRef, takeoverArg, command } from '../context';
 import { writerOf } from '../identity';
-import { droppedRefOf, droppedVersions, undropHandoff } from '../../handoff/store/drop';
+import { droppedRefOf, undropHandoff } from '../../handoff/store/drop';
 import { answer } from '../output';
 import { WRITER, withOptions, withTopic } from '../spec';
 

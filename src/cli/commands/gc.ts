@@ -2,7 +2,7 @@
 import { EXIT } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { DEFAULT_RETENTION, pruneArchive, type Retention } from '../../handoff/store/retention';
-import { pruneRemote } from '../../sync/prune';
+import { pruneRemote } from '../../sync/push';
 import { rejectionError } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
 import { command } from '../context';

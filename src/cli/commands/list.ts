@@ -1,6 +1,6 @@
 // `git handoff list`: one row per handoff, from one for-each-ref.
 import { openRepo } from '../../git/repo';
-import { renamedFrom, renamedHint } from '../../handoff/store/renamed';
+import { renamedFrom, renamedHint } from '../../handoff/store/boot';
 import { HandoffError } from '../../errors';
 import { assertAddressee, assertSlug, filterRows, type Reader } from '../../handoff/store/address';
 import { NO_SESSION_HELP, short } from '../../handoff/state/session';

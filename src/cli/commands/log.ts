@@ -3,7 +3,7 @@ import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/state/session';
 import { DROPPED_PREFIX } from '../../handoff/store/names';
 import { locateHandoff, logHandoff, resolveBranch } from '../../handoff/store/store';
-import { describeReadBy, readByOf, readReceipts } from '../../handoff/store/receipts';
+import { describeReadBy, readReceipts } from '../../handoff/store/receipts';
 import { command } from '../context';
 import { printJson, relativeTime } from '../output';
 import { LOG_SPEC, withSpec } from '../spec';
@@ -23,7 +23,7 @@ export const logCommand = command({
     const branch = resolveBranch(repo, a.branch);
     const { ref, archived } = locateHandoff(repo, branch, a.topic);
     const receipts = readReceipts(repo);
-    const entries = logHandoff(repo, ref).map((e) => ({ ...e, readBy: readByOf(receipts, e.oid), ...(a.patch ? { patch: bodyPatch(repo, null, e.oid) } : {}) }));
+    const entries = logHandoff(repo, ref).map((e) => ({ ...e, readBy: receipts.get(e.oid) ?? [], ...(a.patch ? { patch: bodyPatch(repo, null, e.oid) } : {}) }));
     if (a.json) return printJson(entries);
     // a dropped one is brought back by its kept name, as show says
     if (archived) process.stdout.write(`${ref.startsWith(DROPPED_PREFIX) ? droppedLine(ref) : `archived as ${ref.split('/').slice(2).join('/')}; \`git handoff restore ${a.topic}\` brings it back`}\n`);

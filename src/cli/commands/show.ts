@@ -1,11 +1,11 @@
 // `git handoff show [<topic>]`: one handoff with its verification, or the list when the topic is not given.
 import { openRepo } from '../../git/repo';
 import { short } from '../../handoff/state/session';
-import { DROPPED_PREFIX } from '../../handoff/store/names';
+import { DROPPED_PREFIX, trackingOf } from '../../handoff/store/names';
 import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, type Signature } from '../../handoff/store/store';
-import { trackingRef, trackingTips } from '../../handoff/store/sync-state';
+import { trackingTips } from '../../handoff/store/sync-state';
 import { describeVerify } from '../../handoff/store/verify';
-import { describeReadBy, readByOf, readReceipts, recordReceiptsOptional } from '../../handoff/store/receipts';
+import { describeReadBy, readReceipts, recordReceiptsOptional } from '../../handoff/store/receipts';
 import { command } from '../context';
 import { readerFor } from '../identity';
 import { SHOW_SPEC, withSpec } from '../spec';
@@ -72,10 +72,10 @@ export const showCommand = command({
     const reader = a.receipt === false ? null : readerFor(repo, a);
     const recorded = reader && reader.id !== v.session ? recordReceiptsOptional(repo, [{ oid: v.oid, reader: reader.id, how: 'read' }], v.receiptsAt) : null;
     if (recorded?.warning) warn(recorded.warning);
-    const readBy = readByOf(recorded ? recorded.receipts : readReceipts(repo, [v.oid], v.receiptsAt), v.oid);
+    const readBy = (recorded ? recorded.receipts : readReceipts(repo, [v.oid], v.receiptsAt)).get(v.oid) ?? [];
     // A diverged handoff has two current versions: show the remote's beside the local one.
     const other = !a.at && v.sync === 'diverged' ? trackingTips(repo).get(v.ref) : undefined;
-    const r = other ? { remote: other.remote, ...viewOf(repo, trackingRef(other.remote, v.ref), other.oid, branch, topic) } : undefined;
+    const r = other ? { remote: other.remote, ...viewOf(repo, trackingOf(other.remote, v.ref), other.oid, branch, topic) } : undefined;
     if (a.json) {
       const remote = r && { remote: r.remote, ref: r.ref, oid: r.oid, session: r.session, client: r.client, updatedAt: r.updatedAt, versions: r.versions, body: r.body };
       return printJson({ ...showJson(v), readBy, ...(remote ? { remote } : {}) });

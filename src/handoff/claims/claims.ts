@@ -20,7 +20,7 @@ import { overlapping } from './overlap';
 import {
   CLAIMS_PREFIX, claimsRef, commitTable, EMPTY, mergeTables, readTable, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Table,
 } from './table';
-import { claimLive, expiresOf, renewDue, shellWord, when, type Claim, type ClaimView } from '../state/claims-marker';
+import { claimLive, claimNotes, expiresOf, renewDue, shellWord, when, type Claim, type ClaimView } from '../state/claims-marker';
 
 export type { ClaimView } from '../state/claims-marker';
 
@@ -54,14 +54,15 @@ function retried(r: { stderr: string; timedOut: boolean }, wait: Wait, config: C
   return transientTransport(r.stderr) && wait(TRANSIENT);
 }
 
-/** The handoff remote for claims: `handoff.remote`, `origin`, or the only remote; null (claims stay local) otherwise. */
+/** The handoff remote (sync's and claims'): `handoff.remote`, else `origin`, else the only remote. */
+export const handoffRemoteOf = (names: string[], set: string | undefined) => set || (names.includes('origin') ? 'origin' : names.length === 1 ? names[0] : undefined);
+
+/** The handoff remote for claims; null (claims stay local) when there is none, with why. */
 export function claimsRemote(repo: Storage, config: Config): { remote: string | null; why: string | null } {
   const names = repo.remoteNames();
-  const set = setting(config, 'remote');
-  if (set) return names.includes(set) ? { remote: set, why: null } : { remote: null, why: `handoff.remote names "${set}", which is not a remote` };
-  if (names.includes('origin')) return { remote: 'origin', why: null };
-  if (names.length === 1) return { remote: names[0], why: null };
-  return { remote: null, why: names.length ? `several remotes (${names.join(', ')}) and no handoff.remote` : 'no remote' };
+  const pick = handoffRemoteOf(names, setting(config, 'remote'));
+  if (pick && names.includes(pick)) return { remote: pick, why: null };
+  return { remote: null, why: pick ? `handoff.remote names "${pick}", which is not a remote` : names.length ? `several remotes (${names.join(', ')}) and no handoff.remote` : 'no remote' };
 }
 
 export type Published = { where: 'remote'; remote: string } | { where: 'offline'; remote: string; reason: string } | { where: 'local'; reason: string };
@@ -225,7 +226,7 @@ function claimedError(specs: string[], holders: Claim[], me: string, nowMs: numb
   const lines = holders.map((h) => {
     const pairs = overlapping(specs, h.paths).map(([m, t]) => (m === t ? m : `${m} ↔ ${t}`));
     return `  ${pairs.join(', ')}: claimed by session ${short(h.session, ids)} since ${new Date(h.since * 1000).toISOString()} (${ago(h.since, nowMs)})` +
-      `, until ${new Date(h.expires * 1000).toISOString()}${h.note ? `; note: ${JSON.stringify(h.note)}` : ''}${h.topic ? `; handoff: ${h.topic}` : ''}${h.host ? `; on ${h.host}` : ''}`;
+      `, until ${new Date(h.expires * 1000).toISOString()}${claimNotes(h)}${h.host ? `; on ${h.host}` : ''}`;
   });
   return new HandoffError(
     'owned',

@@ -1,6 +1,6 @@
 // What a session is told of claims (SPEC 10): a write to a path another live session claims, and the session start view.
 import { existsSync } from 'node:fs';
-import { claimLive, claimsMarker, readMarker, shellWord, when, type ClaimView } from '../state/claims-marker';
+import { claimLive, claimNotes, claimsMarker, readMarker, shellWord, when, type ClaimView } from '../state/claims-marker';
 import { pathClaimed } from './overlap';
 
 export interface Hit {
@@ -30,7 +30,7 @@ export function describeHits(hits: Hit[]): string {
   return hits
     .map(({ path, claim: c }) => {
       const who = [c.client, c.host ? `on ${c.host}` : null].filter(Boolean).join(' ');
-      return `${path} is claimed by session ${c.session}${who ? ` (${who})` : ''} (since ${when(c.since)}, until ${when(c.expires)}${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''})`;
+      return `${path} is claimed by session ${c.session}${who ? ` (${who})` : ''} (since ${when(c.since)}, until ${when(c.expires)}${claimNotes(c)})`;
     })
     .join('\n');
 }
@@ -75,6 +75,6 @@ export function startClaims(repo: import('../../git/storage').Storage, branch: s
   const { remote } = claimsRemote(repo, repo.config());
   const claims = listClaims(repo, { branch, remote }).claims;
   if (claims.length === 0) return null;
-  const lines = claims.map((c) => `- ${c.paths.join(' ')}: session ${c.session}${c.session === session ? ' (you)' : ''}, until ${when(c.expires)}${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''}${c.where === 'remote' ? ` (on ${remote})` : c.where === 'local' && remote ? ' (not published yet)' : ''}`);
+  const lines = claims.map((c) => `- ${c.paths.join(' ')}: session ${c.session}${c.session === session ? ' (you)' : ''}, until ${when(c.expires)}${claimNotes(c)}${c.where === 'remote' ? ` (on ${remote})` : c.where === 'local' && remote ? ' (not published yet)' : ''}`);
   return `git-handoff claims on this branch (paths a live session is changing; leave them to it, or ask):\n${lines.join('\n')}`;
 }

@@ -1,13 +1,14 @@
 // The check at command start: the handoff refs against the loss record. No git process when the ref storage is as
 // it was at the last check that found everything in place; else one for-each-ref and one cat-file.
 import type { Storage } from '../../git/storage';
-import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
 import { checkAdvances } from '../store/ownership';
 import { droppedReceipts } from '../store/receipts';
 import { amendRecord } from '../store/tx/record-step';
 import {
-  keyOf,
+  emptyRecord,
   listTracked,
+  now,
   readRecord,
   readSeen,
   recordBlocked,
@@ -43,7 +44,6 @@ export interface RecordCheck {
   blocked?: string;
 }
 
-export const now = () => Math.floor(Date.now() / 1000);
 const REBUILT = 'rebuilt from the refs as they are now (`git handoff recover --scan` looks for versions lost before)';
 export const droppedPrefixOf = (ref: string) => `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`;
 /** How many refs one record commit takes in (GIT_HANDOFF_RECORD_BATCH: a test's smaller batches). */
@@ -152,7 +152,7 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
     }
   }
   if (problem && !fallback && !witnessed) problem += `; ${REBUILT}`;
-  const base: RecordState = rec && !rec.problem ? rec : { commit: null, entries: new Map(), removed: new Map() };
+  const base: RecordState = rec && !rec.problem ? rec : emptyRecord();
   const cmp = compareRecord(repo, base, refs);
   if (cmp.unfounded.size) {
     const named = [...cmp.unfounded.keys()].map((ref) => `${ref} at ${base.entries.get(ref)!.oid.slice(0, 12)}`);
@@ -291,7 +291,7 @@ export function takeInRecord(repo: Storage, recOid: string | null, tip: string):
       if (gone && gone.at >= e.seen) return false;
       return !mine || (mine.oid !== e.oid && repo.isAncestor(mine.oid, e.oid));
     });
-  const missing = newer(cur && !cur.problem ? cur : { commit: null, entries: new Map(), removed: new Map() });
+  const missing = newer(cur && !cur.problem ? cur : emptyRecord());
   if (missing.length === 0) return null;
   const took = amendRecord(
     repo,

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { onRefsRead } from '../../git/refs-read';
 import type { Storage } from '../../git/storage';
 import { branchPrefix, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
-import { isRecorded, looseRefValue, readRecord, readSeen, shelfOf } from '../store/tx/record';
+import { isRecorded, readRecord, readSeen, shelfOf } from '../store/tx/record';
+import { looseRefValue } from '../store/tx/witness';
 import { checkRecord, renderLosses } from './record-check';
 import { trace } from '../../trace';
 

@@ -1,15 +1,16 @@
 // `git handoff recover`: puts back the refs the loss record says were lost, by CAS, never over a newer legitimate
 // version; a rogue tip is kept aside. `--scan` rebuilds from unreachable objects when the record is gone too.
 import type { CommitSummary, RefOp, Storage } from '../../git/storage';
-import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
+import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
 import { checkAdvance, keepsOwner, readTrailersOf, type Violation } from '../store/ownership';
 import { unionReceiptsCommit } from '../store/receipts';
 import type { SessionStartRecord } from '../store/boot';
 import { amendRecord } from '../store/tx/record-step';
-import { isPruned, KEPT_PREFIX, keyOf, listTracked, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
-import { checkRecord, droppedPrefixOf, now as stamp, type Loss, type RecordCheck } from './record-check';
+import { isPruned, KEPT_PREFIX, listTracked, now as stamp, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
+import { checkRecord, droppedPrefixOf, type Loss, type RecordCheck } from './record-check';
 import { branchFilesAgree } from './record-reads';
 import { moveRefs } from '../store/tx';
+import { refOpOf } from '../store/tx/batch';
 
 /** One move through tx (so the record takes it); a hook's refusal or a held lock is a failed move here, not a crash. */
 function move(repo: Storage, ops: RefOp[], reason: string, env?: NodeJS.ProcessEnv): { ok: true } | { ok: false; message: string } {
@@ -54,7 +55,7 @@ interface Plan {
 const refused = (l: Loss, message: string, adopt?: string): Plan => ({ ops: [], action: { ref: l.ref, action: 'refused', oid: l.current, message }, clear: false, adopt });
 /** The recorded version put back at `ref` by one move: unambiguous. */
 const putBack = (l: Loss, ref: string, message: string): Plan => ({
-  ops: [l.current ? { op: 'update', ref, newOid: l.recorded, oldOid: l.current } : { op: 'create', ref, newOid: l.recorded }],
+  ops: [refOpOf({ ref, newOid: l.recorded, oldOid: l.current })],
   action: { ref: l.ref, action: 'restored', oid: l.recorded, message },
   clear: true,
 });

@@ -86,6 +86,9 @@ export const renewDue = (c: { expires: number; ttl: number }, nowMs = Date.now()
 /** A claim's time (unix seconds) as messages show it. */
 export const when = (s: number) => new Date(s * 1000).toISOString().replace(/\.000Z$/, 'Z');
 
+/** How every message about a claim ends: its note and the handoff it is for. */
+export const claimNotes = (c: { note: string | null; topic: string | null }) => `${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''}`;
+
 /** A word as the shell reads it back: quoted when it holds anything but plain characters. */
 export const shellWord = (w: string) => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 

@@ -1,5 +1,6 @@
 // The session-start view (SPEC 4 `boot`): this branch's handoffs, the session's own first, verified now,
 // rendered short enough to go into an agent's context at every session start.
+import { quote } from 'shell-quote';
 import type { Storage } from '../../git/storage';
 import { addressedTo, isRead, readerOf, type Reader } from './address';
 import { oneLine, parseTrailerBlock, summaryLine } from './document';
@@ -9,7 +10,6 @@ import { remoteOnlyHandoffs } from './remote-only';
 import { short } from '../state/session';
 import { listHandoffs, listingPatterns, readListing, readViewFiles, viewOf, type HandoffRow, type HandoffView } from './store';
 import { versionCounts } from './versions';
-import { renamedFrom, renamedHint, type Renamed } from './renamed';
 import { relativeTime } from './time';
 import { extractSections, TEMPLATE_SECTIONS } from './template';
 import { describeVerify } from './verify';
@@ -104,6 +104,30 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
   const chain = o.session ? lineageOf(repo.commonDir, o.session) : [];
   const taken = o.session ? takeoversFrom(repo, chain, local.filter((r) => r.session !== null && !chain.includes(r.session)).map((r) => r.ref)) : [];
   return { branch, session: o.session ?? null, all, handoffs, ...(o.record ? { record: o.record } : {}), ...(renamed ? { renamed } : {}), ...(taken.length ? { takenFromYou: taken } : {}) };
+}
+
+// A branch renamed by `git branch -m` leaves its handoffs under the old name (handoff refs are not branches): the
+// old name from the branch's reflog, when handoffs are still there, for list and boot to point at `rename-branch`.
+export interface Renamed {
+  from: string;
+  topics: string[];
+}
+
+/** The branch `branch` was renamed from, while handoffs are still under that name; null otherwise. */
+export function renamedFrom(repo: Storage, branch: string): Renamed | null {
+  const m = /^Branch: renamed refs\/heads\/(.+) to refs\/heads\/.+$/m.exec(repo.reflogSubjects(`refs/heads/${branch}`).join('\n'));
+  if (!m || m[1] === branch) return null;
+  const topics = listHandoffs(repo, { branch: m[1] }).map((r) => r.topic);
+  return topics.length ? { from: m[1], topics } : null;
+}
+
+/** What to tell the person: where the handoffs are, and the one command that carries them to `branch`. */
+export function renamedHint(r: Renamed, branch: string): string {
+  const n = r.topics.length;
+  return (
+    `${branch} was renamed from ${r.from}, and its ${n} handoff${n === 1 ? ' stays' : 's stay'} there (${r.topics.join(', ')}): git handoff list --branch ${quote([r.from])}\n` +
+    `to carry ${n === 1 ? 'it' : 'them'} to ${branch}, on the record: git handoff rename-branch ${quote([r.from])} ${quote([branch])}\n`
+  );
 }
 
 const textOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -7,12 +7,9 @@ import { parseTrailerLines } from './document';
 import type { SessionRef } from '../state/session';
 import { actOn, archivedVersions, readTip, refusedOwned } from './store';
 import type { TakeoverArg } from './takeover';
-export { droppedVersions } from './store';
 import { trackingTips } from './sync-state';
 import { moveRefs } from './tx';
 import { LOST, LOST_RACE, untilWon } from '../../retry';
-
-export { DROPPED_PREFIX };
 
 export function dropHandoff(repo: Storage, branch: string, topic: string, session: SessionRef) {
   const ref = handoffRef(branch, topic);

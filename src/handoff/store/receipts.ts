@@ -82,9 +82,6 @@ export function recordReceiptsOptional(repo: Storage, wanted: ReceiptEntry[], at
   }
 }
 
-/** readBy of SPEC 4: the receipts of a version (none: an empty list). */
-export const readByOf = (receipts: Map<string, Receipt[]>, oid: string): Receipt[] => receipts.get(oid) ?? [];
-
 /** "read by a1b2c3d4, person:x@y · shown at session start to 5e6f7a8b": each reader once, by what they did. */
 export function describeReadBy(list: Receipt[], shortId: (id: string) => string = (id) => id): string {
   const readers = [...new Set(list.map((r) => r.reader))];

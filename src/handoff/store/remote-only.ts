@@ -4,7 +4,7 @@
 import type { RefRecord, Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX, REMOTES_ROOT } from './names';
 import { readListing, rowOf, type HandoffRow } from './store';
-import { parseTrackingRef } from './sync-state';
+import { parseTrackingRef, trackingTips } from './sync-state';
 
 export interface RemoteOnlyRow extends HandoffRow {
   sync: 'remote-only';
@@ -17,9 +17,8 @@ export interface RemoteOnlyRow extends HandoffRow {
 }
 
 /**
- * Remote-only handoffs of one branch (or of all), one row per handoff: when several remotes carry it, origin first,
- * then the first by name. From list's listing of the same scope (readListing), with the archive's names read only
- * when a tracking copy needs them.
+ * Remote-only handoffs of one branch (or of all), one row per handoff, from the copy trackingTips picks. From list's
+ * listing of the same scope (readListing), with the archive's names read only when a tracking copy needs them.
  */
 export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; all?: boolean } = {}): RemoteOnlyRow[] {
   const scope = o.all || !o.branch ? null : `${encodeBranch(o.branch)}/`;
@@ -33,16 +32,10 @@ export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; a
   if (tracking.some((x) => x.t && !local.has(x.t.local))) {
     for (const r of repo.listRefNames([ARCHIVE_PREFIX + (scope ?? '')])) local.add(HANDOFF_PREFIX + r.ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
   }
-  const rank = (remote: string) => (remote === 'origin' ? 0 : 1);
-  const best = new Map<string, RemoteOnlyRow>();
-  for (const { rec, t } of tracking) {
-    if (!t || local.has(t.local)) continue;
-    if (scope && !t.local.startsWith(HANDOFF_PREFIX + scope)) continue;
-    const row = rowOf(rec, 'local', t.local);
-    if (!row) continue;
-    const seen = best.get(t.local);
-    if (seen && (rank(seen.remote) < rank(t.remote) || (rank(seen.remote) === rank(t.remote) && seen.remote <= t.remote))) continue;
-    best.set(t.local, { ...row, sync: 'remote-only', remote: t.remote, trackingRef: rec.ref, fetch: `git handoff fetch ${t.remote}` });
-  }
-  return [...best.values()].sort((a, b) => a.ref.localeCompare(b.ref));
+  const wanted = tracking.filter(({ t }) => t && !local.has(t.local) && (!scope || t.local.startsWith(HANDOFF_PREFIX + scope)));
+  const rows = [...trackingTips(repo, wanted.map((x) => x.rec))].flatMap(([ref, t]): RemoteOnlyRow[] => {
+    const row = rowOf(t.rec, 'local', ref);
+    return row ? [{ ...row, sync: 'remote-only', remote: t.remote, trackingRef: t.rec.ref, fetch: `git handoff fetch ${t.remote}` }] : [];
+  });
+  return rows.sort((a, b) => a.ref.localeCompare(b.ref));
 }

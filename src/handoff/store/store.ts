@@ -17,8 +17,7 @@ import { commitVersion, moveRef, moveRefs } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 import { dirtyPaths, verifyHandoff, type Verify } from './verify';
 import { besideEntries, MIGRATED_FROM } from './format';
-import { checkTakeover, fromLiveRetry, takenFromError, tellPreviousOwner, type TakeoverAct, type TakeoverArg } from './takeover';
-import type { LiveOwner } from './live';
+import { checkTakeover, fromLiveRetry, takenFromError, tellPreviousOwner, type LiveOwner, type TakeoverAct, type TakeoverArg } from './takeover';
 
 /** The branch a command acts on: --branch, else the checked-out one; a detached HEAD needs --branch. */
 export function resolveBranch(repo: Storage, flag: string | undefined): string {

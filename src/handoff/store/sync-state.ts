@@ -1,6 +1,6 @@
 // Where each local handoff stands against its remote-tracking copy (refs/handoff-remotes/<R>/handoffs/…).
 import { reachableIn, type RefRecord, type Storage } from '../../git/storage';
-import { HANDOFF_PREFIX, REMOTES_ROOT, trackingOf } from './names';
+import { HANDOFF_PREFIX, REMOTES_ROOT } from './names';
 import { remoteViolations } from './ownership';
 import { setting } from '../../config-keys';
 
@@ -23,20 +23,18 @@ export function parseTrackingRef(ref: string): { remote: string; local: string }
 /** The for-each-ref pattern of one local handoff ref's tracking copies on every remote. */
 export const trackingPatternOf = (localRef: string) => `${REMOTES_ROOT}*/handoffs/${localRef.slice(HANDOFF_PREFIX.length)}`;
 
-export const trackingRef = (remote: string, localRef: string) => trackingOf(remote, localRef);
-
-/** The tracking tip of each local handoff ref: handoff.remote first, then origin, then any (`recs`: the tracking refs' records). */
-export function trackingTips(repo: Storage, recs: RefRecord[] = repo.listRefs([TRACKING_PATTERN])): Map<string, { remote: string; oid: string }> {
-  const out = new Map<string, { remote: string; oid: string }>();
+/** The tracking tip of each local handoff ref: handoff.remote first, then origin, then the first by name (`recs`: the tracking refs' records). */
+export function trackingTips(repo: Storage, recs: RefRecord[] = repo.listRefs([TRACKING_PATTERN])): Map<string, { remote: string; oid: string; rec: RefRecord }> {
+  const out = new Map<string, { remote: string; oid: string; rec: RefRecord }>();
   const remotes = new Set(recs.map((r) => parseTrackingRef(r.ref)?.remote));
   // handoff.remote decides only when several remotes carry handoffs: no extra process otherwise
   const preferred = remotes.size > 1 ? setting(repo.config(), 'remote') : undefined;
-  const rank = (r: string) => (r === preferred ? 0 : r === 'origin' ? 1 : 2);
+  const rank = (r: string) => `${r === preferred ? 0 : r === 'origin' ? 1 : 2}${r}`;
   for (const rec of recs) {
     const t = parseTrackingRef(rec.ref);
     if (!t) continue;
     const seen = out.get(t.local);
-    if (!seen || rank(t.remote) < rank(seen.remote)) out.set(t.local, { remote: t.remote, oid: rec.oid });
+    if (!seen || rank(t.remote) < rank(seen.remote)) out.set(t.local, { remote: t.remote, oid: rec.oid, rec });
   }
   return out;
 }

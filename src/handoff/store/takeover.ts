@@ -3,8 +3,11 @@
 import { HandoffError } from '../../errors';
 import type { Config, Storage } from '../../git/storage';
 import { trailerBlockLines } from '../../git/trailers';
-import { liveOwner, type LiveOwner } from './live';
-import { isKnownSession } from '../state/lineage-record';
+import { isKnownSession, listRecords, successorOf } from '../state/lineage-record';
+import { claimLive, readMarker, when } from '../state/claims-marker';
+import { thisHost } from '../state/session-process';
+import { listSessions } from './sessions';
+import { PERSON_PREFIX } from './person';
 import { leaveNote } from '../state/notes';
 import { short, type SessionRef } from '../state/session';
 import { oneLine, parseTrailerLines } from './document';
@@ -19,12 +22,51 @@ export interface TakeoverArg {
   fromLive?: boolean;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+// Whether a handoff's owner is live (SPEC 3): as `sessions` says it, for the owner or a session continuing it (lineage),
+// or a live claim of it in a claims table this clone knows.
+export interface LiveOwner {
+  /** the owner named by the handoff */
+  owner: string;
+  /** the session that is live: the owner, or the one that continues it after /clear (lineage) */
+  session: string;
+  client: string | null;
+  host: string | null;
+  worktree: string | null;
+  /** unix ms of its last sign of life */
+  lastActivity: number;
+  /** `here`: this clone's sessions; `remote`: a live claim the handoff remote's table shows */
+  where: 'here' | 'remote';
+}
+
+/** The owner and the sessions that continue it, in order (lineage records of this clone). */
+function chainFrom(commonDir: string, owner: string): string[] {
+  const records = listRecords(commonDir);
+  const chain = [owner];
+  for (let next = successorOf(owner, records); next && !chain.includes(next); next = successorOf(next, records)) chain.push(next);
+  return chain;
+}
+
+/** The live session behind `owner`, or null (a person, an ended, gone or stale session, one never seen here). */
+export function liveOwner(repo: Storage, owner: string | null, o: { config?: Config; now?: number } = {}): LiveOwner | null {
+  if (!owner || owner.startsWith(PERSON_PREFIX)) return null;
+  const now = o.now ?? Date.now();
+  const chain = chainFrom(repo.commonDir, owner);
+  const found: LiveOwner[] = [];
+  for (const s of listSessions(repo, { config: o.config, now })) {
+    if (s.status !== 'live' || !chain.includes(s.session)) continue;
+    found.push({ owner, session: s.session, client: s.client, host: s.host ?? thisHost(), worktree: s.worktree, lastActivity: Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0), where: 'here' });
+  }
+  for (const c of readMarker(repo.commonDir)) {
+    if (!chain.includes(c.session) || !claimLive(c, now)) continue;
+    found.push({ owner, session: c.session, client: c.client, host: c.host, worktree: c.worktree, lastActivity: c.since * 1000, where: c.where === 'remote' ? 'remote' : 'here' });
+  }
+  return found.sort((a, b) => b.lastActivity - a.lastActivity)[0] ?? null;
+}
 
 /** Where and how a live owner shows life, in words. */
 function describeLive(l: LiveOwner, among: string[]): string {
   const who = l.session === l.owner ? '' : ` (continued by session ${short(l.session, among)} after /clear)`;
-  const where = l.where === 'remote' ? `a live claim in the handoff remote's claims table, since ${iso(l.lastActivity)}` : `last active ${relativeTime(new Date(l.lastActivity).toISOString())}${l.worktree ? ` in ${l.worktree}` : ''}`;
+  const where = l.where === 'remote' ? `a live claim in the handoff remote's claims table, since ${when(Math.floor(l.lastActivity / 1000))}` : `last active ${relativeTime(new Date(l.lastActivity).toISOString())}${l.worktree ? ` in ${l.worktree}` : ''}`;
   return `${l.client ?? 'unknown client'} on host ${l.host ?? 'unknown'}${who}, ${where}`;
 }
 
@@ -83,8 +125,7 @@ export function takeoversFrom(repo: Storage, sessions: string[], refs: string[])
 
 /** One line: who took it, when, why. */
 export function describeTaken(t: TakenFrom, among: ReadonlyArray<string | null>, now = Date.now()): string {
-  const when = new Date(t.at * 1000).toISOString();
-  return `session ${short(t.by, among)}${t.client ? ` (${t.client})` : ''} took it over ${relativeTime(when, now)} (${when.replace(/\.000Z$/, 'Z')})${t.reason ? `: ${JSON.stringify(oneLine(t.reason))}` : ''}`;
+  return `session ${short(t.by, among)}${t.client ? ` (${t.client})` : ''} took it over ${relativeTime(new Date(t.at * 1000).toISOString(), now)} (${when(t.at)})${t.reason ? `: ${JSON.stringify(oneLine(t.reason))}` : ''}`;
 }
 
 /** The refusal of a write by the owner a takeover took the handoff from (null: `session` was never that owner). */
@@ -115,14 +156,14 @@ export function tellPreviousOwner(repo: Storage, o: { owner: string | null; live
   const among = [to, o.by.id];
   const branchArg = repo.branch === o.branch ? '' : ` --branch '${o.branch.replace(/'/g, `'\\''`)}'`;
   const by = `session ${short(o.by.id, among)} (${o.by.client})`;
-  const when = iso(Date.now());
+  const now = when(Math.floor(Date.now() / 1000));
   const why = JSON.stringify(oneLine(o.reason));
   const what =
     o.act === 'redacted'
-      ? `its versions no remote has were rewritten by ${by} at ${when} (redact, as a takeover): ${why}; it is still yours`
+      ? `its versions no remote has were rewritten by ${by} at ${now} (redact, as a takeover): ${why}; it is still yours`
       : o.act === 'took over'
-        ? `was taken over by ${by} at ${when}: ${why}. It is that session's now: your next write to it is refused`
-        : `was ${o.act === 'carried' ? 'carried to another branch' : o.act} by ${by}, taking it over, at ${when}: ${why}`;
+        ? `was taken over by ${by} at ${now}: ${why}. It is that session's now: your next write to it is refused`
+        : `was ${o.act === 'carried' ? 'carried to another branch' : o.act} by ${by}, taking it over, at ${now}: ${why}`;
   leaveNote(repo.commonDir, to, {
     kind: 'takeover',
     key: `takeover ${o.ref} ${o.by.id} ${o.act}`,

@@ -3,7 +3,7 @@
 import { HandoffError } from '../../../errors';
 import { ownStubAlone } from '../../../git/hook-stub';
 import { MOVE_REFS, type RefOp, type Storage } from '../../../git/storage';
-import type { RefUpdate } from './batch';
+import { refOpOf, type RefUpdate } from './batch';
 import { RECORD_REF, recordOp } from './record';
 import { recordMoves } from './record-step';
 import { inspectLock, isStale, lockError, refOfLock } from './locks';
@@ -90,10 +90,6 @@ export function moveRefs(repo: Storage, ops: RefOp[], reason: string, o: MoveOpt
 
 /** Moves one ref by compare-and-swap (old null: create only; new null: delete). */
 export function moveRef(repo: Storage, ref: string, newOid: string | null, oldOid: string | null, reason: string, o: MoveOptions = {}): MoveOutcome {
-  const op: RefOp =
-    newOid === null ? { op: 'delete', ref, oldOid: oldOid! }
-    : oldOid === null ? { op: 'create', ref, newOid }
-    : { op: 'update', ref, newOid, oldOid };
-  return moveRefs(repo, [op], reason, o);
+  return moveRefs(repo, [refOpOf({ ref, newOid, oldOid })], reason, o);
 }
 

@@ -9,9 +9,8 @@ import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOT
 import { handoffDir } from '../../state/paths';
 import { writeCache } from '../../state/state-file';
 import { readJsonOr } from '../../../read-file';
-import type { RefUpdate } from './batch';
+import { refOpOf, type RefUpdate } from './batch';
 import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
-export { looseRefValue } from './witness';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -72,7 +71,7 @@ export interface RecordState {
   problem?: string;
 }
 
-const emptyRecord = (commit: string | null = null, problem?: string): RecordState => ({ commit, entries: new Map(), removed: new Map(), ...(problem ? { problem } : {}) });
+export const emptyRecord = (commit: string | null = null, problem?: string): RecordState => ({ commit, entries: new Map(), removed: new Map(), ...(problem ? { problem } : {}) });
 
 const LINE_RES = new Map<number, RegExp>();
 /** `<tip|archived|removed> <oid> <seconds> <ref>\n`, sticky (a shelf is read without splitting it); topic in group 5 or 6. */
@@ -155,7 +154,8 @@ export function readRecord(repo: Storage, spec: string, only?: Set<string>): Rec
   }
 }
 
-const now = () => Math.floor(Date.now() / 1000);
+/** Unix seconds: the record's times. */
+export const now = () => Math.floor(Date.now() / 1000);
 
 interface NextRecord {
   commit: string;
@@ -189,8 +189,7 @@ export function nextRecord(repo: Storage, change: (rec: RecordState) => string[]
   const commit = recordCommit(repo, base, first, restart ? parents : parents.slice(1));
   // an unreadable record ref (not a commit, missing object) is replaced from its exact value
   const expected = old ?? listTracked(repo, [RECORD_REF]).get(RECORD_REF) ?? null;
-  const op: RefOp = expected ? { op: 'update', ref: RECORD_REF, newOid: commit, oldOid: expected } : { op: 'create', ref: RECORD_REF, newOid: commit };
-  return { commit, op, expected, rec: base };
+  return { commit, op: refOpOf({ ref: RECORD_REF, newOid: commit, oldOid: expected }), expected, rec: base };
 }
 
 /** The record commit of `rec`: a new blob only for a shelf whose text changed; `first` (the chain), then the kept versions. */
@@ -289,7 +288,6 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): {
   }
 }
 
-export { keyOf } from '../names';
 
 // The verified cache: when nothing under the refs changed since the last full check, no git process runs.
 
@@ -349,6 +347,12 @@ const subdirs = (dir: string): string[] => {
   }
 };
 
+/** `dir` and the directories below it down to `depth` levels, depth first, each with its stat ('-': none). */
+export const dirStats = (dir: string, depth: number): Array<[string, string]> => [
+  [dir, statKey(dir)],
+  ...(depth > 0 ? subdirs(dir).flatMap((d) => dirStats(d, depth - 1)) : []),
+];
+
 /** The fingerprint's parts: the path each one stands for, its stat, and whether the joined form names the path. */
 type Parts = Map<string, { stat: string; named: boolean }>;
 
@@ -363,17 +367,10 @@ function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
   const add = (p: string, named = false) => parts.set(p, { stat: statKey(p), named });
   const refs = path.join(c, 'refs');
   for (const p of [path.join(c, 'packed-refs'), path.join(refs, 'handoff-record'), path.join(refs, 'notes'), path.join(refs, 'notes', 'handoff-reads')]) add(p);
-  const live = path.join(refs, 'handoffs');
-  add(live);
-  for (const d of subdirs(live)) add(d, true);
-  // archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
-  for (const kind of ['handoff-archive', 'handoff-dropped']) {
+  // live handoffs: refs/handoffs/<branch>/<topic>; archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
+  for (const [kind, depth] of [['handoffs', 1], ['handoff-archive', 2], ['handoff-dropped', 2]] as const) {
     const top = path.join(refs, kind);
-    add(top);
-    for (const b of subdirs(top)) {
-      add(b, true);
-      for (const t of subdirs(b)) add(t, true);
-    }
+    for (const [p, stat] of dirStats(top, depth)) parts.set(p, { stat, named: p !== top });
   }
   return parts;
 }
