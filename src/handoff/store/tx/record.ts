@@ -7,8 +7,7 @@ import { parseCommit, type BatchObject, type RefOp, type Storage } from '../../.
 import { commitFixed } from './commits';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF } from '../names';
 import { handoffDir } from '../../state/paths';
-import { writeCache } from '../../state/state-file';
-import { readJsonOr } from '../../../read-file';
+import { readCache, writeCache } from '../../state/state-file';
 import { refOpOf, type RefUpdate } from './batch';
 import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
 
@@ -303,7 +302,7 @@ interface Seen {
 const seenFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'record-seen.json');
 
 export function readSeen(repo: Pick<Storage, 'commonDir'>): Seen | null {
-  const s = readJsonOr(seenFile(repo));
+  const s = readCache(seenFile(repo));
   return typeof s?.at === 'number' ? { fp: typeof s.fp === 'string' ? s.fp : null, record: typeof s.record === 'string' ? s.record : null, at: s.at } : null;
 }
 

@@ -8,8 +8,7 @@ import { inflateLoose, looseFile } from '../../../git/loose-read';
 import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type Storage } from '../../../git/storage';
 import { handoffDir } from '../../state/paths';
-import { writeCache } from '../../state/state-file';
-import { readJsonOr } from '../../../read-file';
+import { readCache, writeCache } from '../../state/state-file';
 import { userStateDir } from '../../../user-dirs';
 
 /** $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
@@ -28,7 +27,7 @@ const hash16 = (s: string) => createHash('sha256').update(s).digest('hex').slice
 const idFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'witness.json');
 /** <common>/handoff/witness.json: the identity and the record last written, or null. */
 const readIdFile = (repo: Pick<Storage, 'commonDir'>): Record<string, unknown> | null => {
-  const c = readJsonOr(idFile(repo));
+  const c = readCache(idFile(repo));
   return c && typeof c === 'object' ? c : null;
 };
 
