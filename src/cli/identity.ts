@@ -20,9 +20,9 @@ export function writerOf(repo: Repo, a: IdentityArgs): SessionRef {
 }
 
 /** The reader: --person, else the session of the environment; null when neither says who reads. */
-export function readerFor(repo: Repo, a: IdentityArgs, env: NodeJS.ProcessEnv = process.env): Reader | null {
-  const role = a.role ?? env[ROLE_VAR] ?? null;
+export function readerFor(repo: Repo, a: IdentityArgs): Reader | null {
+  const role = a.role ?? process.env[ROLE_VAR] ?? null;
   if (a.person) return readerOf({ person: personRef(repo).id, role });
-  const s = resolveSession(a.session, env);
+  const s = resolveSession(a.session);
   return readerOf({ session: s?.id ?? null, client: s?.client ?? null, role });
 }

@@ -6,8 +6,8 @@ import { HandoffError } from '../errors';
 import { otherSessionProblem, personOnlyCommand } from '../guard/rules/anchors';
 
 /** Refuses `git handoff <sub> <rest>` inside an agent session where only the person runs it: exit 2, code `person-only`. */
-export function personOnly(sub: string, rest: string[], env: NodeJS.ProcessEnv = process.env): void {
-  const inside = agentSessionOf(env);
+export function personOnly(sub: string, rest: string[]): void {
+  const inside = agentSessionOf(process.env);
   const why = inside && personOnlyCommand(sub, rest);
   if (!inside || !why) return;
   throw new HandoffError(
@@ -19,8 +19,8 @@ export function personOnly(sub: string, rest: string[], env: NodeJS.ProcessEnv =
 }
 
 /** Refuses to claim or release for `session` inside an agent session that is another: exit 2, code `other-session`. */
-export function onlyOwnSession(verb: 'claim' | 'release', session: string, env: NodeJS.ProcessEnv = process.env): void {
-  const inside = agentSessionOf(env);
+export function onlyOwnSession(verb: 'claim' | 'release', session: string): void {
+  const inside = agentSessionOf(process.env);
   const why = inside?.session ? otherSessionProblem(verb, session, inside.session) : null;
   if (!inside || !why) return;
   throw new HandoffError('usage', 'other-session', `this command ${why} (${inside.variable} is set): nothing was changed.`, { variable: inside.variable, session: inside.session, named: session });

@@ -64,7 +64,7 @@ function noticeLosses(command: string): void {
     const text = renderLosses(check);
     if (text) process.stderr.write(text);
     // stat-only: a ref file rewritten in place is found when the command reads that ref (record-reads.ts)
-    else if (check.cached) compareReads(repo, (t) => process.stderr.write(t));
+    else if (check.cached) compareReads(repo);
   } catch {
     // not a repository, or git cannot answer: the command itself says so
   }

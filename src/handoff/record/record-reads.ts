@@ -64,8 +64,8 @@ export function branchFilesAgree(repo: Storage): boolean {
   return readsAgree(repo, refs);
 }
 
-/** From now on in this process, every recorded ref read is compared; the first difference's full check goes to `report`. */
-export function compareReads(repo: Storage, report: (text: string) => void): void {
+/** From now on in this process, every recorded ref read is compared; the first difference's full check goes to stderr. */
+export function compareReads(repo: Storage): void {
   onRefsRead((r, refs, agreed) => {
     if (r.commonDir !== repo.commonDir) return null;
     const agree = readsAgree(repo, refs, agreed ?? null);
@@ -75,7 +75,7 @@ export function compareReads(repo: Storage, report: (text: string) => void): voi
     onRefsRead(null);
     try {
       const text = renderLosses(checkRecord(repo, { force: true }));
-      if (text) report(text);
+      if (text) process.stderr.write(text);
     } catch {
       // the record is a second line of defence: it never fails the command
     }
