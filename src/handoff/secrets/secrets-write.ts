@@ -3,16 +3,9 @@ import type { Storage } from '../../git/storage';
 import { appendAudit } from '../state/audit';
 import { validateBody } from '../store/document';
 import type { ImportPlan } from '../import/import';
-import { HandoffError } from '../../errors';
 import { trace } from '../../trace';
-import { prepareWrite, publicFinding, secretFoundError, type Finding, type Prepared, type ScanPolicy } from './secrets';
+import { prepareWrite, publicFinding, scanWaysOn, secretFoundError, type Finding, type Prepared, type ScanPolicy } from './secrets';
 import { captureState, resolveBranch, writeHandoff, type WriteOptions, type WriteResult } from '../store/store';
-
-const IMPORT_STEPS = [
-  'take the secrets out of the files and import again; if one was real, rotate it',
-  'import with --redact: each finding is replaced by [REDACTED:<rule>]',
-  'if one is no secret: --allow-secret <rule>, recorded in a Handoff-Allowed-Secret trailer and the audit log',
-];
 
 export interface ScannedWriteResult extends WriteResult {
   /** how many findings --redact replaced */
@@ -34,8 +27,9 @@ function auditAllowed(repo: Storage, source: string, ref: string, oid: string, s
 export async function writeScanned(repo: Storage, o: WriteOptions, policy: ScanPolicy): Promise<ScannedWriteResult> {
   const text = validateBody(o.body);
   const branch = resolveBranch(repo, o.branch);
-  const p = await prepareWrite(text, stateFor(repo, branch, text), policy, o.topic, o.takeover?.reason);
+  const p = await prepareWrite(text, stateFor(repo, branch, text), policy, o.takeover?.reason);
   trace('secret scan');
+  if (p.refused.length) throw secretFoundError(p.refused, `the handoff ${o.topic}`, scanWaysOn('write'));
   const takeover = o.takeover ? { ...o.takeover, reason: p.reason ?? o.takeover.reason } : o.takeover;
   const r = writeHandoff(repo, { ...o, body: p.body, state: p.state, takeover, trailers: [...(o.trailers ?? []), ...p.trailers] });
   auditAllowed(repo, 'write', r.ref, r.oid, r.session, p);
@@ -48,17 +42,13 @@ export async function scanImports(repo: Storage, plans: ImportPlan[], policy: Sc
   const prepared: Prepared[] = [];
   const refused: Finding[] = [];
   for (const plan of plans) {
-    try {
-      const p = await prepareWrite(plan.body, stateFor(repo, plan.branch, plan.body), policy, plan.topic);
-      Object.assign(plan, { body: p.body, state: p.state, trailers: p.trailers });
-      prepared.push(p);
-    } catch (e) {
-      if (!(e instanceof HandoffError) || e.code !== 'secret-found') throw e;
-      // name the file imported, not the body inside the handoff, and go on: the refusal lists every file
-      refused.push(...(e.data.findings as Finding[]).map((f) => ({ ...f, file: f.file === 'handoff.md' ? plan.file : `${plan.file} (${f.file})` })));
-    }
+    const p = await prepareWrite(plan.body, stateFor(repo, plan.branch, plan.body), policy);
+    Object.assign(plan, { body: p.body, state: p.state, trailers: p.trailers });
+    prepared.push(p);
+    // name the file imported, not the body inside the handoff: the refusal lists every file
+    refused.push(...p.refused.map((f) => ({ ...f, file: f.file === 'handoff.md' ? plan.file : `${plan.file} (${f.file})` })));
   }
-  if (refused.length) throw secretFoundError(refused, 'the import', IMPORT_STEPS);
+  if (refused.length) throw secretFoundError(refused, 'the import', scanWaysOn('import'));
   return {
     redacted: prepared.reduce((n, p) => n + p.redacted, 0),
     audit: (results) => results.forEach((r, i) => r.oid && r.status !== 'unchanged' && r.status !== 'refused' && auditAllowed(repo, 'import', r.ref, r.oid, r.session, prepared[i])),
