@@ -164,26 +164,28 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   return result;
 }
 
-const targetOf = (repo: Storage, topic: string, branch: string) => (repo.branch === branch ? topic : `${topic} --branch ${shellWord(branch)}`);
+/** How a command names the handoff: its topic, with --branch when it is not the checked-out branch's. */
+export const targetOf = (repo: Storage, topic: string, branch: string) => (repo.branch === branch ? topic : `${topic} --branch ${shellWord(branch)}`);
 
-/** The refusal of an act on another's handoff: for a write or edit by the owner a takeover took it from, the story; else the ways on. */
-export function refusedOwned(repo: Storage, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
-  const story = !retry || retry.command === 'edit' ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
+type Retry = NonNullable<Parameters<typeof ownedError>[4]>;
+
+/** The refusal of an act on another's handoff: for a write, edit or redact by the owner a takeover took it from, the story; else the ways on. */
+export function refusedOwned(repo: Storage, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: Retry): HandoffError {
+  const story = !retry || retry.command === 'edit' || retry.command === 'redact' ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
   return story ?? ownedError(tip, session, ref, topic, retry);
 }
 
-/** The takeover of an act other than write (archive, restore, rename-branch, redact): checked, and told once it is done. */
-export function takeoverOf(repo: Storage, ref: string, owner: string | null, session: SessionRef, takeover: TakeoverArg, retry: string): Teller {
-  const live = checkTakeover(repo, ref, owner, session.id, takeover, retry);
-  return (act, branch, topic) => tellPreviousOwner(repo, { owner, live, by: session, ref, branch, topic, reason: takeover.reason, act });
-}
 type Teller = (act: TakeoverAct, branch: string, topic: string) => void;
 
-/** Whether `session` may archive, restore or carry `tip`: null for its owner, else refused or the checked takeover's teller. */
-export function actOn(repo: Storage, tip: Tip, ref: string, topic: string, session: SessionRef, takeover: TakeoverArg | null, command: 'archive' | 'restore' | 'rename-branch', target: string, retry = target): Teller | null {
+/**
+ * Whether `session` may archive, restore, carry or redact `tip`: null for its owner, else refused or the checked
+ * takeover's teller, which tells the previous owner once the act is done.
+ */
+export function actOn(repo: Storage, tip: Tip, ref: string, topic: string, session: SessionRef, takeover: TakeoverArg | null | undefined, command: Exclude<Retry['command'], 'edit'>, target: string, retry = target): Teller | null {
   if (tip.session === session.id) return null;
   if (!takeover) throw refusedOwned(repo, tip, session.id, ref, topic, target, { command, target: retry });
-  return takeoverOf(repo, ref, tip.session, session, takeover, fromLiveRetry(command, retry));
+  const live = checkTakeover(repo, ref, tip.session, session.id, takeover, fromLiveRetry(command, retry));
+  return (act, branch, topic) => tellPreviousOwner(repo, { owner: tip.session, live, by: session, ref, branch, topic, reason: takeover.reason, act });
 }
 
 /** What `git log %G?` says of a commit's signature, in words; `signed` says whether the commit carries one at all. */
