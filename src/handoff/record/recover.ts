@@ -7,7 +7,7 @@ import { unionReceiptsCommit } from '../store/receipts';
 import type { SessionStartRecord } from '../store/boot';
 import { amendRecord } from '../store/tx/record-step';
 import { isPruned, KEPT_PREFIX, listTracked, now as stamp, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
-import { checkRecord, droppedPrefixOf, type Loss, type RecordCheck } from './record-check';
+import { archivedIn, checkRecord, droppedPrefixOf, type Loss, type RecordCheck } from './record-check';
 import { branchFilesAgree } from './record-reads';
 import { moveRefs } from '../store/tx';
 import { refOpOf } from '../store/tx/batch';
@@ -269,8 +269,7 @@ export function recoverScan(repo: Storage): RecoverResult {
     }
     tips.forEach((tip, i) => {
       const cur = have.get(ref) ?? null;
-      const archivedLater = () => [...have].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && o !== tip.oid && repo.isAncestor(tip.oid, o));
-      if (isArchiveVersion(tip, byOid, repo) || archivedLater()) return;
+      if (isArchiveVersion(tip, byOid, repo) || archivedIn(repo, have, ref, tip.oid)) return;
       if (!cur && i === 0 && !checkAdvance(repo, null, tip.oid)) {
         create(ref, tip.oid, `${ref} restored at ${tip.oid.slice(0, 12)} from unreachable handoff commits`);
         return;

@@ -14,20 +14,17 @@ export interface ScannedWriteResult extends WriteResult {
   allowedSecrets: string[];
 }
 
-/** The state a write would record, for the scan to see (the head, an oid, is filled in by writeHandoff). */
-const stateFor = (repo: Storage, branch: string, body: string) => captureState(repo, branch, body, null);
-
 /** One audit line per write that let a finding through (masked, never the secret). */
 function auditAllowed(repo: Storage, source: string, ref: string, oid: string, session: string, p: Prepared): void {
   if (!p.allowed.length) return;
   appendAudit(repo.commonDir, { source, event: 'allow-secret', ref, oid, session, rules: [...new Set(p.allowed.map((f) => f.rule))], findings: p.allowed.map(publicFinding) });
 }
 
-/** writeHandoff after the scan: a finding refuses (exit 2, nothing written) unless redacted or allowed. */
+/** writeHandoff after the scan (of the state it would record; writeHandoff fills in the head): a finding refuses (exit 2, nothing written) unless redacted or allowed. */
 export async function writeScanned(repo: Storage, o: WriteOptions, policy: ScanPolicy): Promise<ScannedWriteResult> {
   const text = validateBody(o.body);
   const branch = resolveBranch(repo, o.branch);
-  const p = await prepareWrite(text, stateFor(repo, branch, text), policy, o.takeover?.reason);
+  const p = await prepareWrite(text, captureState(repo, branch, text, null), policy, o.takeover?.reason);
   trace('secret scan');
   if (p.refused.length) throw secretFoundError(p.refused, `the handoff ${o.topic}`, scanWaysOn('write'));
   const takeover = o.takeover ? { ...o.takeover, reason: p.reason ?? o.takeover.reason } : o.takeover;
@@ -42,7 +39,7 @@ export async function scanImports(repo: Storage, plans: ImportPlan[], policy: Sc
   const prepared: Prepared[] = [];
   const refused: Finding[] = [];
   for (const plan of plans) {
-    const p = await prepareWrite(plan.body, stateFor(repo, plan.branch, plan.body), policy);
+    const p = await prepareWrite(plan.body, captureState(repo, plan.branch, plan.body, null), policy);
     Object.assign(plan, { body: p.body, state: p.state, trailers: p.trailers });
     prepared.push(p);
     // name the file imported, not the body inside the handoff: the refusal lists every file

@@ -258,7 +258,7 @@ export function rowOf(rec: RefRecord, sync: SyncState = 'local', ref = rec.ref):
   const p = parseRef(ref);
   if (!p) return null;
   const t = parseTrailerBlock(rec.block);
-  const row: HandoffRow = {
+  return {
     // the trailer is a one-line copy, needed when a long name was cut
     branch: p.branch ?? t.branch ?? p.encodedBranch,
     topic: p.topic,
@@ -271,9 +271,8 @@ export function rowOf(rec: RefRecord, sync: SyncState = 'local', ref = rec.ref):
     to: t.to,
     tags: t.tags,
     refs: t.refs,
+    ...(t.problem ? { problem: t.problem } : {}),
   };
-  if (t.problem) row.problem = t.problem;
-  return row;
 }
 
 export interface ListOptions {
@@ -306,14 +305,8 @@ export function listHandoffs(repo: Storage, o: ListOptions = {}): HandoffRow[] {
   const recs = beside ? read.filter((r) => !beside.has(r.ref)) : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
   const tracking = o.archived ? [] : read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX));
   const sync = tracking.length ? computeSyncStates(repo, recs, tracking) : new Map<string, SyncState>();
-  const rows: HandoffRow[] = [];
-  for (const rec of recs) {
-    const row = rowOf(rec, sync.get(rec.ref) ?? 'local');
-    if (!row) continue;
-    if (o.mine && row.session !== o.mine) continue;
-    rows.push(row);
-  }
-  return rows;
+  const rows = recs.map((rec) => rowOf(rec, sync.get(rec.ref) ?? 'local'));
+  return rows.filter((row): row is HandoffRow => row !== null && (!o.mine || row.session === o.mine));
 }
 
 export interface HandoffView extends HandoffRow {
