@@ -15,7 +15,7 @@ import { shellWord } from '../state/claims-marker';
 import { computeSyncStates, parseTrackingRef, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { commitVersion, moveRef, moveRefs } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
-import { dirtyPaths, verifyHandoff, type Verify } from './verify';
+import { dirtyPaths, verifyHandoff } from './verify';
 import { besideEntries, MIGRATED_FROM } from './format';
 import { checkTakeover, fromLiveRetry, takenFromError, tellPreviousOwner, type LiveOwner, type TakeoverAct, type TakeoverArg } from './takeover';
 
@@ -223,23 +223,8 @@ function overlapWarnings(repo: Storage, branch: string, topic: string): string[]
   ];
 }
 
-export interface HandoffRow {
-  branch: string;
-  topic: string;
-  ref: string;
-  oid: string;
-  session: string | null;
-  client: string | null;
-  updatedAt: string;
-  sync: SyncState;
-  takeoverFrom?: string | null;
-  /** addressees (Handoff-To); empty: for anyone */
-  to: string[];
-  tags: string[];
-  refs: string[];
-  /** present only when the tip's trailer block is ambiguous (then session and client are null) */
-  problem?: string;
-}
+/** A listed handoff: `to` empty means for anyone; `problem` only when the tip's trailer block is ambiguous (then session and client are null). */
+export type HandoffRow = NonNullable<ReturnType<typeof rowOf>>;
 
 // a listing formats 10,000 times, mostly within a few days: the date part is made once per day
 const dayPrefix = new Map<number, string>();
@@ -254,7 +239,7 @@ const iso = (t: number): string => {
 };
 
 /** The row of a listed handoff; `ref`: the name it is listed under (a tracking copy's local name). */
-export function rowOf(rec: RefRecord, sync: SyncState = 'local', ref = rec.ref): HandoffRow | null {
+export function rowOf(rec: RefRecord, sync: SyncState = 'local', ref = rec.ref) {
   const p = parseRef(ref);
   if (!p) return null;
   const t = parseTrailerBlock(rec.block);
@@ -309,20 +294,8 @@ export function listHandoffs(repo: Storage, o: ListOptions = {}): HandoffRow[] {
   return rows.filter((row): row is HandoffRow => row !== null && (!o.mine || row.session === o.mine));
 }
 
-export interface HandoffView extends HandoffRow {
-  versions: number;
-  body: string;
-  state: HandoffState | null;
-  verify: Verify;
-  head: string | null;
-  takeoverFrom: string | null;
-  reason: string | null;
-  signature: Signature;
-  person: string | null;
-  importedFrom: string | null;
-  /** the notes commit of the receipts when the view was read (null: none yet; absent: not read) */
-  receiptsAt?: string | null;
-}
+/** The full view of one version; `receiptsAt`: the notes commit of the receipts when it was read (null: none yet; absent: not read). */
+export type HandoffView = ReturnType<typeof viewOf> & { receiptsAt?: string | null };
 
 /** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip; `name` is how the command line gave it. */
 function resolveAt(repo: Storage, ref: string, tip: string, at: string, name: string): string {
@@ -384,7 +357,7 @@ export function notFound(ref: string, branch: string, topic: string): HandoffErr
 export const readViewFiles = (repo: Storage, oids: string[]) => repo.readCommitFiles(oids, ['handoff.md', 'state.json'], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
 
 /** The full view of one version. */
-export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, branchTip?: string | null): HandoffView {
+export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, branchTip?: string | null) {
   const [[commit, bodyObj, stateObj]] = readViewFiles(repo, [oid]);
   if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
   const text = (o: Bounded) => (o && !('oversize' in o) ? o.content.toString('utf8') : null);
