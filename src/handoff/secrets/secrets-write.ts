@@ -5,14 +5,10 @@ import { validateBody } from '../store/document';
 import type { ImportPlan } from '../import/import';
 import { trace } from '../../trace';
 import { prepareWrite, publicFinding, scanWaysOn, secretFoundError, type Finding, type Prepared, type ScanPolicy } from './secrets';
-import { captureState, resolveBranch, writeHandoff, type WriteOptions, type WriteResult } from '../store/store';
+import { captureState, resolveBranch, writeHandoff, type WriteOptions } from '../store/store';
 
-export interface ScannedWriteResult extends WriteResult {
-  /** how many findings --redact replaced */
-  redacted: number;
-  /** the rules --allow-secret let through */
-  allowedSecrets: string[];
-}
+export type ScannedWriteResult = Awaited<ReturnType<typeof writeScanned>>;
+
 
 /** One audit line per write that let a finding through (masked, never the secret). */
 function auditAllowed(repo: Storage, source: string, ref: string, oid: string, session: string, p: Prepared): void {
@@ -20,8 +16,11 @@ function auditAllowed(repo: Storage, source: string, ref: string, oid: string, s
   appendAudit(repo.commonDir, { source, event: 'allow-secret', ref, oid, session, rules: [...new Set(p.allowed.map((f) => f.rule))], findings: p.allowed.map(publicFinding) });
 }
 
-/** writeHandoff after the scan (of the state it would record; writeHandoff fills in the head): a finding refuses (exit 2, nothing written) unless redacted or allowed. */
-export async function writeScanned(repo: Storage, o: WriteOptions, policy: ScanPolicy): Promise<ScannedWriteResult> {
+/**
+ * writeHandoff after the scan of what it would record (writeHandoff fills in the head): a finding refuses (exit 2,
+ * nothing written) unless redacted or allowed; the result says how many --redact replaced and which rules were let through.
+ */
+export async function writeScanned(repo: Storage, o: WriteOptions, policy: ScanPolicy) {
   const text = validateBody(o.body);
   const branch = resolveBranch(repo, o.branch);
   const p = await prepareWrite(text, captureState(repo, branch, text, null), policy, o.takeover?.reason);

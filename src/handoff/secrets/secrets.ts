@@ -141,21 +141,11 @@ export interface ScanPolicy {
   allow?: string[];
 }
 
-export interface Prepared {
-  body: string;
-  state: HandoffState;
-  /** the takeover reason (a trailer), redacted like the body */
-  reason?: string;
-  /** trailer lines to add: the scan record, each allowed rule, the redaction count */
-  trailers: string[];
-  redacted: number;
-  allowed: Finding[];
-  /** the findings that refuse the write (none with --redact) */
-  refused: Finding[];
-}
+/** A write as scanned: the texts (redacted where --redact replaced findings), the trailer lines to add, and what refuses it. */
+export type Prepared = Awaited<ReturnType<typeof prepareWrite>>;
 
 /** Scans a body and its state before a write: what refuses it, or the texts redacted, allowed rules let through on the record. */
-export async function prepareWrite(body: string, state: HandoffState, policy: ScanPolicy, reason?: string): Promise<Prepared> {
+export async function prepareWrite(body: string, state: HandoffState, policy: ScanPolicy, reason?: string) {
   const allow = normalizeAllowed(policy.allow);
   const stateText = JSON.stringify(state, null, 2) + '\n';
   const all = await scanTexts([
@@ -170,8 +160,8 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
     return `${SECRET_TRAILER.scanned}: ${scanRecord()}${proof ? ` proof=${proof}` : ''}`;
   };
   const trailers = [...new Set(allowed.map((f) => f.rule))].map((r) => `${SECRET_TRAILER.allowed}: ${r}`);
-  if (found.length && !policy.redact) return { body, state, reason, trailers, redacted: 0, allowed, refused: found };
-  if (!found.length) return { body, state, reason, trailers: [record(body, state), ...trailers], redacted: 0, allowed, refused: [] };
+  // without --redact a finding refuses the write, which then has no trailers to write
+  if (!found.length || !policy.redact) return { body, state, reason, trailers: [record(body, state), ...trailers], redacted: 0, allowed, refused: found };
   const redact = (file: string, text: string) => redactText(text, found.filter((f) => f.file === file));
   const redactedBody = redact('handoff.md', body);
   const redactedState = found.some((f) => f.file === 'state.json') ? (JSON.parse(redact('state.json', stateText)) as HandoffState) : state;

@@ -56,17 +56,6 @@ export interface WriteOptions {
   trailers?: string[];
 }
 
-export interface WriteResult {
-  ref: string;
-  oid: string;
-  previous: string | null;
-  session: string;
-  created: boolean;
-  takeover: boolean;
-  /** on a takeover: the previous owner, and the live session behind it when it was live */
-  takenFrom?: { session: string | null; live: LiveOwner | null };
-  warnings: string[];
-}
 
 /** The tip of one handoff ref with its owner, from one for-each-ref (or from the listing this process keeps). */
 export function readTip(repo: Storage, ref: string): (Tip & { trailers: Trailers }) | null {
@@ -108,7 +97,8 @@ const WRITE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 200 };
 /** An archive or a carry reads every ref it moves again after a lost race. */
 const MOVE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 20 };
 
-export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
+/** A new version by compare-and-swap; `takenFrom`, on a takeover: the previous owner, and the live session behind it when it was live. */
+export function writeHandoff(repo: Storage, o: WriteOptions) {
   const topic = assertTopic(o.topic);
   const branch = resolveBranch(repo, o.branch);
   const text = validateBody(o.body);
