@@ -161,7 +161,8 @@ type Retry = NonNullable<Parameters<typeof ownedError>[4]>;
 
 /** The refusal of an act on another's handoff: for a write, edit or redact by the owner a takeover took it from, the story; else the ways on. */
 export function refusedOwned(repo: Storage, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: Retry): HandoffError {
-  const story = !retry || retry.command === 'edit' || retry.command === 'redact' ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
+  const tellsStory = !retry || retry.command === 'edit' || retry.command === 'redact';
+  const story = tellsStory ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
   return story ?? ownedError(tip, session, ref, topic, retry);
 }
 
@@ -171,7 +172,17 @@ type Teller = (act: TakeoverAct, branch: string, topic: string) => void;
  * Whether `session` may archive, restore, carry or redact `tip`: null for its owner, else refused or the checked
  * takeover's teller, which tells the previous owner once the act is done.
  */
-export function actOn(repo: Storage, tip: Tip, ref: string, topic: string, session: SessionRef, takeover: TakeoverArg | null | undefined, command: Exclude<Retry['command'], 'edit'>, target: string, retry = target): Teller | null {
+export function actOn(
+  repo: Storage,
+  tip: Tip,
+  ref: string,
+  topic: string,
+  session: SessionRef,
+  takeover: TakeoverArg | null | undefined,
+  command: Exclude<Retry['command'], 'edit'>,
+  target: string,
+  retry = target,
+): Teller | null {
   if (tip.session === session.id) return null;
   if (!takeover) throw refusedOwned(repo, tip, session.id, ref, topic, target, { command, target: retry });
   const live = checkTakeover(repo, ref, tip.session, session.id, takeover, fromLiveRetry(command, retry));
