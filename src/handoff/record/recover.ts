@@ -31,12 +31,8 @@ interface RecoverAction {
   message: string;
 }
 
-export interface RecoverResult {
-  problem: string | null;
-  actions: RecoverAction[];
-  /** losses left as they were (refused, or not unambiguous in `auto` mode) */
-  left: Loss[];
-}
+/** What recover did, and the losses left as they were (refused, or not unambiguous in `auto` mode). */
+export type RecoverResult = ReturnType<typeof recover>;
 
 // recover moves a ref back over a rogue tip: a move the reference-transaction hook refuses as a rewrite; it passes
 // on the record (audit.jsonl), as a person's GIT_HANDOFF_BYPASS=1 would
@@ -147,7 +143,7 @@ function plan(repo: Storage, l: Loss): Plan {
 }
 
 /** Restores what the record says was lost (`refs`: only those); `auto` (session start) applies only unambiguous plans. */
-export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}): RecoverResult {
+export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}) {
   const check = o.check ?? checkRecord(repo, { force: true });
   const wanted = o.refs?.length ? new Set(o.refs.map(fullRef)) : null;
   const actions: RecoverAction[] = [];
