@@ -214,12 +214,6 @@ interface ClaimRequest {
   topic: string | null;
 }
 
-interface ClaimOutcome {
-  claim: Claim;
-  renewed: boolean;
-  takenFrom: Claim[];
-}
-
 /** The refusal of a claim overlapping live claims of other sessions (exit 3): who holds what, since when, why, and the ways on. */
 function claimedError(specs: string[], holders: Claim[], me: string, nowMs: number): HandoffError {
   const ids = holders.map((h) => h.session);
@@ -249,7 +243,7 @@ export const publicClaim = (c: Claim) => ({ ...c, since: new Date(c.since * 1000
 export const sameSet = (a: string[], b: string[]) => a.length === b.length && [...a].sort().join('\0') === [...b].sort().join('\0');
 
 /** Claims `specs` for the session (or renews its claim on exactly these), refusing (exit 3) over another live session's. */
-export function claimMutation(q: ClaimRequest): Mutation<ClaimOutcome> {
+export function claimMutation(q: ClaimRequest): Mutation<{ claim: Claim; renewed: boolean; takenFrom: Claim[] }> {
   return (table, nowMs) => {
     const me = q.session.id;
     const live = table.claims.filter((c) => claimLive(c, nowMs));

@@ -51,7 +51,7 @@ const recordBatch = () => Number(process.env.GIT_HANDOFF_RECORD_BATCH) || 5000;
 export const recoverCommand = (ref: string) => `git handoff recover ${ref}`;
 
 /** A deleted live handoff whose recorded tip is inside an archive entry of the same handoff was archived, not lost. */
-function archivedIn(repo: Storage, refs: Map<string, string>, ref: string, oid: string): boolean {
+export function archivedIn(repo: Storage, refs: Map<string, string>, ref: string, oid: string): boolean {
   return [...refs].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && (o === oid || repo.isAncestor(oid, o)));
 }
 

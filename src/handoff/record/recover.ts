@@ -7,7 +7,7 @@ import { unionReceiptsCommit } from '../store/receipts';
 import type { SessionStartRecord } from '../store/boot';
 import { amendRecord } from '../store/tx/record-step';
 import { isPruned, KEPT_PREFIX, listTracked, now as stamp, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
-import { checkRecord, droppedPrefixOf, type Loss, type RecordCheck } from './record-check';
+import { archivedIn, checkRecord, droppedPrefixOf, type Loss, type RecordCheck } from './record-check';
 import { branchFilesAgree } from './record-reads';
 import { moveRefs } from '../store/tx';
 import { refOpOf } from '../store/tx/batch';
@@ -31,12 +31,8 @@ interface RecoverAction {
   message: string;
 }
 
-export interface RecoverResult {
-  problem: string | null;
-  actions: RecoverAction[];
-  /** losses left as they were (refused, or not unambiguous in `auto` mode) */
-  left: Loss[];
-}
+/** What recover did, and the losses left as they were (refused, or not unambiguous in `auto` mode). */
+export type RecoverResult = ReturnType<typeof recover>;
 
 // recover moves a ref back over a rogue tip: a move the reference-transaction hook refuses as a rewrite; it passes
 // on the record (audit.jsonl), as a person's GIT_HANDOFF_BYPASS=1 would
@@ -147,7 +143,7 @@ function plan(repo: Storage, l: Loss): Plan {
 }
 
 /** Restores what the record says was lost (`refs`: only those); `auto` (session start) applies only unambiguous plans. */
-export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}): RecoverResult {
+export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}) {
   const check = o.check ?? checkRecord(repo, { force: true });
   const wanted = o.refs?.length ? new Set(o.refs.map(fullRef)) : null;
   const actions: RecoverAction[] = [];
@@ -269,8 +265,7 @@ export function recoverScan(repo: Storage): RecoverResult {
     }
     tips.forEach((tip, i) => {
       const cur = have.get(ref) ?? null;
-      const archivedLater = () => [...have].some(([r, o]) => r.startsWith(ARCHIVE_PREFIX) && keyOf(r) === keyOf(ref) && o !== tip.oid && repo.isAncestor(tip.oid, o));
-      if (isArchiveVersion(tip, byOid, repo) || archivedLater()) return;
+      if (isArchiveVersion(tip, byOid, repo) || archivedIn(repo, have, ref, tip.oid)) return;
       if (!cur && i === 0 && !checkAdvance(repo, null, tip.oid)) {
         create(ref, tip.oid, `${ref} restored at ${tip.oid.slice(0, 12)} from unreachable handoff commits`);
         return;

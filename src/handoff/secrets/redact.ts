@@ -6,11 +6,11 @@ import type { DoctorItem } from '../../wiring';
 import { appendAudit } from '../state/audit';
 import { oneLine, secretTrailersIn } from '../store/document';
 import { handoffRef, REMOTES_ROOT } from '../store/names';
-import { fromLiveRetry, type TakeoverArg } from '../store/takeover';
+import type { TakeoverArg } from '../store/takeover';
 import { REDACT_REASON, REDACTED_FROM } from './redact-check';
 import { publicFinding, redactText, scanVersions, type Finding } from './secrets';
 import type { SessionRef } from '../state/session';
-import { assertTakeover, notFound, readTip, refusedOwned, resolveBranch, takeoverOf } from '../store/store';
+import { actOn, assertTakeover, notFound, readTip, resolveBranch, targetOf } from '../store/store';
 import { commitRewrite, moveRef } from '../store/tx';
 
 interface RedactOptions {
@@ -57,10 +57,7 @@ export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<Re
   const ref = handoffRef(branch, o.topic);
   const tip = readTip(repo, ref);
   if (!tip) throw notFound(ref, branch, o.topic);
-  const target = o.branch !== undefined && repo.branch !== branch ? `${o.topic} --branch '${branch.replace(/'/g, `'\\''`)}'` : o.topic;
-  if (tip.session !== o.session.id && !o.takeover) throw refusedOwned(repo, tip, o.session.id, ref, o.topic, target);
-  const took = tip.session !== o.session.id;
-  const told = took ? takeoverOf(repo, ref, tip.session, o.session, o.takeover!, fromLiveRetry('redact', target)) : null;
+  const told = actOn(repo, tip, ref, o.topic, o.session, o.takeover, 'redact', targetOf(repo, o.topic, branch));
   const all = repo.commits({ from: [tip.oid], oldestFirst: true });
   const local = new Set(repo.commits({ from: [tip.oid], notRefs: PUSHED }));
   const found = await scanVersions(repo, all.map((oid) => ({ ref, oid })), { skipScanned: false });

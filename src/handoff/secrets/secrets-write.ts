@@ -3,26 +3,12 @@ import type { Storage } from '../../git/storage';
 import { appendAudit } from '../state/audit';
 import { validateBody } from '../store/document';
 import type { ImportPlan } from '../import/import';
-import { HandoffError } from '../../errors';
 import { trace } from '../../trace';
-import { prepareWrite, publicFinding, secretFoundError, type Finding, type Prepared, type ScanPolicy } from './secrets';
-import { captureState, resolveBranch, writeHandoff, type WriteOptions, type WriteResult } from '../store/store';
+import { prepareWrite, publicFinding, scanWaysOn, secretFoundError, type Finding, type Prepared, type ScanPolicy } from './secrets';
+import { captureState, resolveBranch, writeHandoff, type WriteOptions } from '../store/store';
 
-const IMPORT_STEPS = [
-  'take the secrets out of the files and import again; if one was real, rotate it',
-  'import with --redact: each finding is replaced by [REDACTED:<rule>]',
-  'if one is no secret: --allow-secret <rule>, recorded in a Handoff-Allowed-Secret trailer and the audit log',
-];
+export type ScannedWriteResult = Awaited<ReturnType<typeof writeScanned>>;
 
-export interface ScannedWriteResult extends WriteResult {
-  /** how many findings --redact replaced */
-  redacted: number;
-  /** the rules --allow-secret let through */
-  allowedSecrets: string[];
-}
-
-/** The state a write would record, for the scan to see (the head, an oid, is filled in by writeHandoff). */
-const stateFor = (repo: Storage, branch: string, body: string) => captureState(repo, branch, body, null);
 
 /** One audit line per write that let a finding through (masked, never the secret). */
 function auditAllowed(repo: Storage, source: string, ref: string, oid: string, session: string, p: Prepared): void {
@@ -30,12 +16,16 @@ function auditAllowed(repo: Storage, source: string, ref: string, oid: string, s
   appendAudit(repo.commonDir, { source, event: 'allow-secret', ref, oid, session, rules: [...new Set(p.allowed.map((f) => f.rule))], findings: p.allowed.map(publicFinding) });
 }
 
-/** writeHandoff after the scan: a finding refuses (exit 2, nothing written) unless redacted or allowed. */
-export async function writeScanned(repo: Storage, o: WriteOptions, policy: ScanPolicy): Promise<ScannedWriteResult> {
+/**
+ * writeHandoff after the scan of what it would record (writeHandoff fills in the head): a finding refuses (exit 2,
+ * nothing written) unless redacted or allowed; the result says how many --redact replaced and which rules were let through.
+ */
+export async function writeScanned(repo: Storage, o: WriteOptions, policy: ScanPolicy) {
   const text = validateBody(o.body);
   const branch = resolveBranch(repo, o.branch);
-  const p = await prepareWrite(text, stateFor(repo, branch, text), policy, o.topic, o.takeover?.reason);
+  const p = await prepareWrite(text, captureState(repo, branch, text, null), policy, o.takeover?.reason);
   trace('secret scan');
+  if (p.refused.length) throw secretFoundError(p.refused, `the handoff ${o.topic}`, scanWaysOn('write'));
   const takeover = o.takeover ? { ...o.takeover, reason: p.reason ?? o.takeover.reason } : o.takeover;
   const r = writeHandoff(repo, { ...o, body: p.body, state: p.state, takeover, trailers: [...(o.trailers ?? []), ...p.trailers] });
   auditAllowed(repo, 'write', r.ref, r.oid, r.session, p);
@@ -48,17 +38,13 @@ export async function scanImports(repo: Storage, plans: ImportPlan[], policy: Sc
   const prepared: Prepared[] = [];
   const refused: Finding[] = [];
   for (const plan of plans) {
-    try {
-      const p = await prepareWrite(plan.body, stateFor(repo, plan.branch, plan.body), policy, plan.topic);
-      Object.assign(plan, { body: p.body, state: p.state, trailers: p.trailers });
-      prepared.push(p);
-    } catch (e) {
-      if (!(e instanceof HandoffError) || e.code !== 'secret-found') throw e;
-      // name the file imported, not the body inside the handoff, and go on: the refusal lists every file
-      refused.push(...(e.data.findings as Finding[]).map((f) => ({ ...f, file: f.file === 'handoff.md' ? plan.file : `${plan.file} (${f.file})` })));
-    }
+    const p = await prepareWrite(plan.body, captureState(repo, plan.branch, plan.body, null), policy);
+    Object.assign(plan, { body: p.body, state: p.state, trailers: p.trailers });
+    prepared.push(p);
+    // name the file imported, not the body inside the handoff: the refusal lists every file
+    refused.push(...p.refused.map((f) => ({ ...f, file: f.file === 'handoff.md' ? plan.file : `${plan.file} (${f.file})` })));
   }
-  if (refused.length) throw secretFoundError(refused, 'the import', IMPORT_STEPS);
+  if (refused.length) throw secretFoundError(refused, 'the import', scanWaysOn('import'));
   return {
     redacted: prepared.reduce((n, p) => n + p.redacted, 0),
     audit: (results) => results.forEach((r, i) => r.oid && r.status !== 'unchanged' && r.status !== 'refused' && auditAllowed(repo, 'import', r.ref, r.oid, r.session, prepared[i])),

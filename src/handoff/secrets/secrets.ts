@@ -119,6 +119,13 @@ function normalizeAllowed(rules: string[] | undefined): string[] {
 export const publicFinding = (f: Finding) => ({ rule: f.rule, messageId: f.messageId, file: f.file, line: f.line, column: f.column, preview: f.preview });
 const describe = (f: Finding) => `${f.file}:${f.line}:${f.column}  ${f.rule} (${f.messageId})  ${f.preview}`;
 
+/** The ways on from a write or import a finding refused. */
+export const scanWaysOn = (verb: 'write' | 'import') => [
+  `take the secret out and ${verb} again; if it was real, rotate it (it was in your session and may be in other logs)`,
+  `${verb} with --redact: each finding is replaced by [REDACTED:<rule>]`,
+  `if it is no secret (an example, a test value): --allow-secret <rule>, recorded in a ${SECRET_TRAILER.allowed} trailer and the audit log`,
+];
+
 export function secretFoundError(findings: Finding[], what: string, steps: string[]): HandoffError {
   const n = findings.length;
   return new HandoffError(
@@ -134,19 +141,11 @@ export interface ScanPolicy {
   allow?: string[];
 }
 
-export interface Prepared {
-  body: string;
-  state: HandoffState;
-  /** the takeover reason (a trailer), redacted like the body */
-  reason?: string;
-  /** trailer lines to add: the scan record, each allowed rule, the redaction count */
-  trailers: string[];
-  redacted: number;
-  allowed: Finding[];
-}
+/** A write as scanned: the texts (redacted where --redact replaced findings), the trailer lines to add, and what refuses it. */
+export type Prepared = Awaited<ReturnType<typeof prepareWrite>>;
 
-/** Scans a body and its state before a write: refuses (exit 2), redacts, or lets allowed rules through on the record. */
-export async function prepareWrite(body: string, state: HandoffState, policy: ScanPolicy, topic: string, reason?: string): Promise<Prepared> {
+/** Scans a body and its state before a write: what refuses it, or the texts redacted, allowed rules let through on the record. */
+export async function prepareWrite(body: string, state: HandoffState, policy: ScanPolicy, reason?: string) {
   const allow = normalizeAllowed(policy.allow);
   const stateText = JSON.stringify(state, null, 2) + '\n';
   const all = await scanTexts([
@@ -161,20 +160,14 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
     return `${SECRET_TRAILER.scanned}: ${scanRecord()}${proof ? ` proof=${proof}` : ''}`;
   };
   const trailers = [...new Set(allowed.map((f) => f.rule))].map((r) => `${SECRET_TRAILER.allowed}: ${r}`);
-  if (found.length && !policy.redact) {
-    throw secretFoundError(found, `the handoff ${topic}`, [
-      'take the secret out and write again; if it was real, rotate it (it was in your session and may be in other logs)',
-      `write it with --redact: each finding is replaced by [REDACTED:<rule>]`,
-      `if it is no secret (an example, a test value): --allow-secret <rule>, recorded in a ${SECRET_TRAILER.allowed} trailer and the audit log`,
-    ]);
-  }
-  if (!found.length) return { body, state, reason, trailers: [record(body, state), ...trailers], redacted: 0, allowed };
+  // without --redact a finding refuses the write, which then has no trailers to write
+  if (!found.length || !policy.redact) return { body, state, reason, trailers: [record(body, state), ...trailers], redacted: 0, allowed, refused: found };
   const redact = (file: string, text: string) => redactText(text, found.filter((f) => f.file === file));
   const redactedBody = redact('handoff.md', body);
   const redactedState = found.some((f) => f.file === 'state.json') ? (JSON.parse(redact('state.json', stateText)) as HandoffState) : state;
   trailers.push(`${SECRET_TRAILER.redacted}: ${found.length} (${[...new Set(found.map((f) => f.rule))].join(', ')})`);
   const redactedReason = reason === undefined ? undefined : redact('reason', reason);
-  return { body: redactedBody, state: redactedState, reason: redactedReason, trailers: [record(redactedBody, redactedState), ...trailers], redacted: found.length, allowed };
+  return { body: redactedBody, state: redactedState, reason: redactedReason, trailers: [record(redactedBody, redactedState), ...trailers], redacted: found.length, allowed, refused: [] };
 }
 
 export interface VersionFindings {

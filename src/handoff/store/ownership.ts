@@ -14,7 +14,7 @@ export interface Tip {
 }
 
 /** The refusal for acting on another session's handoff; `retry`: the command that takes it over (write by default). */
-export function ownedError(tip: Tip, session: string, ref: string, topic: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
+export function ownedError(tip: Tip, session: string, ref: string, topic: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch' | 'redact'; target: string }): HandoffError {
   const when = tip.time ? new Date(tip.time * 1000).toISOString() : 'unknown time';
   const ago = tip.time ? relativeTime(when) : when;
   const ways = retry

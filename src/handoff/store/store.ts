@@ -15,7 +15,7 @@ import { shellWord } from '../state/claims-marker';
 import { computeSyncStates, parseTrackingRef, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { commitVersion, moveRef, moveRefs } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
-import { dirtyPaths, verifyHandoff, type Verify } from './verify';
+import { dirtyPaths, verifyHandoff } from './verify';
 import { besideEntries, MIGRATED_FROM } from './format';
 import { checkTakeover, fromLiveRetry, takenFromError, tellPreviousOwner, type LiveOwner, type TakeoverAct, type TakeoverArg } from './takeover';
 
@@ -56,17 +56,6 @@ export interface WriteOptions {
   trailers?: string[];
 }
 
-export interface WriteResult {
-  ref: string;
-  oid: string;
-  previous: string | null;
-  session: string;
-  created: boolean;
-  takeover: boolean;
-  /** on a takeover: the previous owner, and the live session behind it when it was live */
-  takenFrom?: { session: string | null; live: LiveOwner | null };
-  warnings: string[];
-}
 
 /** The tip of one handoff ref with its owner, from one for-each-ref (or from the listing this process keeps). */
 export function readTip(repo: Storage, ref: string): (Tip & { trailers: Trailers }) | null {
@@ -108,7 +97,8 @@ const WRITE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 200 };
 /** An archive or a carry reads every ref it moves again after a lost race. */
 const MOVE_RACE: BackoffPolicy = { ...LOST_RACE, attempts: 20 };
 
-export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
+/** A new version by compare-and-swap; `takenFrom`, on a takeover: the previous owner, and the live session behind it when it was live. */
+export function writeHandoff(repo: Storage, o: WriteOptions) {
   const topic = assertTopic(o.topic);
   const branch = resolveBranch(repo, o.branch);
   const text = validateBody(o.body);
@@ -164,26 +154,39 @@ export function writeHandoff(repo: Storage, o: WriteOptions): WriteResult {
   return result;
 }
 
-const targetOf = (repo: Storage, topic: string, branch: string) => (repo.branch === branch ? topic : `${topic} --branch ${shellWord(branch)}`);
+/** How a command names the handoff: its topic, with --branch when it is not the checked-out branch's. */
+export const targetOf = (repo: Storage, topic: string, branch: string) => (repo.branch === branch ? topic : `${topic} --branch ${shellWord(branch)}`);
 
-/** The refusal of an act on another's handoff: for a write or edit by the owner a takeover took it from, the story; else the ways on. */
-export function refusedOwned(repo: Storage, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: { command: 'archive' | 'restore' | 'edit' | 'rename-branch'; target: string }): HandoffError {
-  const story = !retry || retry.command === 'edit' ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
+type Retry = NonNullable<Parameters<typeof ownedError>[4]>;
+
+/** The refusal of an act on another's handoff: for a write, edit or redact by the owner a takeover took it from, the story; else the ways on. */
+export function refusedOwned(repo: Storage, tip: Tip, session: string, ref: string, topic: string, target: string, retry?: Retry): HandoffError {
+  const tellsStory = !retry || retry.command === 'edit' || retry.command === 'redact';
+  const story = tellsStory ? takenFromError(repo, ref, tip.session, session, `git handoff log ${target}`) : null;
   return story ?? ownedError(tip, session, ref, topic, retry);
 }
 
-/** The takeover of an act other than write (archive, restore, rename-branch, redact): checked, and told once it is done. */
-export function takeoverOf(repo: Storage, ref: string, owner: string | null, session: SessionRef, takeover: TakeoverArg, retry: string): Teller {
-  const live = checkTakeover(repo, ref, owner, session.id, takeover, retry);
-  return (act, branch, topic) => tellPreviousOwner(repo, { owner, live, by: session, ref, branch, topic, reason: takeover.reason, act });
-}
 type Teller = (act: TakeoverAct, branch: string, topic: string) => void;
 
-/** Whether `session` may archive, restore or carry `tip`: null for its owner, else refused or the checked takeover's teller. */
-export function actOn(repo: Storage, tip: Tip, ref: string, topic: string, session: SessionRef, takeover: TakeoverArg | null, command: 'archive' | 'restore' | 'rename-branch', target: string, retry = target): Teller | null {
+/**
+ * Whether `session` may archive, restore, carry or redact `tip`: null for its owner, else refused or the checked
+ * takeover's teller, which tells the previous owner once the act is done.
+ */
+export function actOn(
+  repo: Storage,
+  tip: Tip,
+  ref: string,
+  topic: string,
+  session: SessionRef,
+  takeover: TakeoverArg | null | undefined,
+  command: Exclude<Retry['command'], 'edit'>,
+  target: string,
+  retry = target,
+): Teller | null {
   if (tip.session === session.id) return null;
   if (!takeover) throw refusedOwned(repo, tip, session.id, ref, topic, target, { command, target: retry });
-  return takeoverOf(repo, ref, tip.session, session, takeover, fromLiveRetry(command, retry));
+  const live = checkTakeover(repo, ref, tip.session, session.id, takeover, fromLiveRetry(command, retry));
+  return (act, branch, topic) => tellPreviousOwner(repo, { owner: tip.session, live, by: session, ref, branch, topic, reason: takeover.reason, act });
 }
 
 /** What `git log %G?` says of a commit's signature, in words; `signed` says whether the commit carries one at all. */
@@ -221,23 +224,8 @@ function overlapWarnings(repo: Storage, branch: string, topic: string): string[]
   ];
 }
 
-export interface HandoffRow {
-  branch: string;
-  topic: string;
-  ref: string;
-  oid: string;
-  session: string | null;
-  client: string | null;
-  updatedAt: string;
-  sync: SyncState;
-  takeoverFrom?: string | null;
-  /** addressees (Handoff-To); empty: for anyone */
-  to: string[];
-  tags: string[];
-  refs: string[];
-  /** present only when the tip's trailer block is ambiguous (then session and client are null) */
-  problem?: string;
-}
+/** A listed handoff: `to` empty means for anyone; `problem` only when the tip's trailer block is ambiguous (then session and client are null). */
+export type HandoffRow = NonNullable<ReturnType<typeof rowOf>>;
 
 // a listing formats 10,000 times, mostly within a few days: the date part is made once per day
 const dayPrefix = new Map<number, string>();
@@ -252,11 +240,11 @@ const iso = (t: number): string => {
 };
 
 /** The row of a listed handoff; `ref`: the name it is listed under (a tracking copy's local name). */
-export function rowOf(rec: RefRecord, sync: SyncState = 'local', ref = rec.ref): HandoffRow | null {
+export function rowOf(rec: RefRecord, sync: SyncState = 'local', ref = rec.ref) {
   const p = parseRef(ref);
   if (!p) return null;
   const t = parseTrailerBlock(rec.block);
-  const row: HandoffRow = {
+  return {
     // the trailer is a one-line copy, needed when a long name was cut
     branch: p.branch ?? t.branch ?? p.encodedBranch,
     topic: p.topic,
@@ -269,9 +257,8 @@ export function rowOf(rec: RefRecord, sync: SyncState = 'local', ref = rec.ref):
     to: t.to,
     tags: t.tags,
     refs: t.refs,
+    ...(t.problem ? { problem: t.problem } : {}),
   };
-  if (t.problem) row.problem = t.problem;
-  return row;
 }
 
 export interface ListOptions {
@@ -304,30 +291,12 @@ export function listHandoffs(repo: Storage, o: ListOptions = {}): HandoffRow[] {
   const recs = beside ? read.filter((r) => !beside.has(r.ref)) : read.filter((r) => r.ref.startsWith(HANDOFF_PREFIX));
   const tracking = o.archived ? [] : read.filter((r) => !r.ref.startsWith(HANDOFF_PREFIX));
   const sync = tracking.length ? computeSyncStates(repo, recs, tracking) : new Map<string, SyncState>();
-  const rows: HandoffRow[] = [];
-  for (const rec of recs) {
-    const row = rowOf(rec, sync.get(rec.ref) ?? 'local');
-    if (!row) continue;
-    if (o.mine && row.session !== o.mine) continue;
-    rows.push(row);
-  }
-  return rows;
+  const rows = recs.map((rec) => rowOf(rec, sync.get(rec.ref) ?? 'local'));
+  return rows.filter((row): row is HandoffRow => row !== null && (!o.mine || row.session === o.mine));
 }
 
-export interface HandoffView extends HandoffRow {
-  versions: number;
-  body: string;
-  state: HandoffState | null;
-  verify: Verify;
-  head: string | null;
-  takeoverFrom: string | null;
-  reason: string | null;
-  signature: Signature;
-  person: string | null;
-  importedFrom: string | null;
-  /** the notes commit of the receipts when the view was read (null: none yet; absent: not read) */
-  receiptsAt?: string | null;
-}
+/** The full view of one version; `receiptsAt`: the notes commit of the receipts when it was read (null: none yet; absent: not read). */
+export type HandoffView = ReturnType<typeof viewOf> & { receiptsAt?: string | null };
 
 /** Resolves `--at <rev>` within a handoff's history: an oid, or ~N / ^ relative to the tip; `name` is how the command line gave it. */
 function resolveAt(repo: Storage, ref: string, tip: string, at: string, name: string): string {
@@ -389,7 +358,7 @@ export function notFound(ref: string, branch: string, topic: string): HandoffErr
 export const readViewFiles = (repo: Storage, oids: string[]) => repo.readCommitFiles(oids, ['handoff.md', 'state.json'], [COMMIT_MAX, BODY_MAX, STATE_MAX]);
 
 /** The full view of one version. */
-export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, branchTip?: string | null): HandoffView {
+export function viewOf(repo: Storage, ref: string, oid: string, branch: string, topic: string, branchTip?: string | null) {
   const [[commit, bodyObj, stateObj]] = readViewFiles(repo, [oid]);
   if (!commit || 'oversize' in commit) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${oid}, which cannot be read`);
   const text = (o: Bounded) => (o && !('oversize' in o) ? o.content.toString('utf8') : null);

@@ -84,6 +84,8 @@ describe('redact', () => {
     leakyVersion(a, `leak ${GH}\n`);
     const refused = await a.cli(['redact', 'auth-notes', '--session', 'sess-b']);
     expect(refused.exitCode).toBe(3);
+    // the way on is redact's own takeover, not a write's
+    expect(String(refused.stderr)).toContain('git handoff redact auth-notes --take-over --reason "<why>"');
     const noReason = await a.cli(['redact', 'auth-notes', '--session', 'sess-b', '--take-over']);
     expect(noReason.exitCode).toBe(2);
     const r = await a.cli(['redact', 'auth-notes', '--session', 'sess-b', '--take-over', '--reason', 'owner is gone, token leaked']);
