@@ -202,11 +202,19 @@ function tellHolders(ctx: GuardContext, hits: Array<Hit & { commonDir: string }>
 /** A warning for a client that reads context only after a tool: a note (notes.ts) for postTool. */
 const keepForAfterTool = (loc: Location, session: string, text: string) => leaveNote(loc.commonDir, session, { kind: 'kept', text });
 
-/** An after-tool event with no before-hook: the edit ran, so what it wrote is recorded as written. */
-async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
+/** The session of this event and its repository; null without either, or with the guard off (unless `evenOff`). */
+async function opened(ctx: GuardContext, evenOff = false): Promise<{ session: string; loc: Location } | null> {
   const session = ctx.session;
   const loc = session ? ctx.locate() : null;
-  if (!session || !loc || (await ctx.guardOff(loc))) return {};
+  if (!session || !loc || (!evenOff && (await ctx.guardOff(loc)))) return null;
+  return { session, loc };
+}
+
+/** An after-tool event with no before-hook: the edit ran, so what it wrote is recorded as written. */
+async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
+  const at = await opened(ctx);
+  if (!at) return {};
+  const { session, loc } = at;
   const note = await followLineage(ctx, loc, 'tool');
   // a shell command was recorded by beforeShellExecution as an intent (it may not have run)
   if (ctx.event.action.type !== 'shell') for (const { loc: l, paths } of effectByRepo(ctx)) recordWrites(l.commonDir, session, l.worktree, paths, ctx.event.agentId ?? undefined);
@@ -218,10 +226,8 @@ async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
 /** After a tool: the notes pending for a client that shows no context before a tool (what beforeTool kept among them), given once. */
 async function postTool(ctx: GuardContext): Promise<Decision> {
   if (RECORDS[ctx.event.client].recordsAfterTool) return recordedAfterTool(ctx);
-  const session = ctx.session;
-  const loc = session ? ctx.locate() : null;
-  if (!session || !loc) return {};
-  const note = (await notesFor(ctx, loc, session)).map((n) => n.text).join('\n');
+  const at = await opened(ctx, true);
+  const note = at ? (await notesFor(ctx, at.loc, at.session)).map((n) => n.text).join('\n') : '';
   return note ? { context: note, notice: note } : {};
 }
 
@@ -268,9 +274,9 @@ async function sessionStart(ctx: GuardContext): Promise<Decision> {
  * next session id of the same process continues it (lineage) and inherits them, so they are left for it.
  */
 async function sessionEnd(ctx: GuardContext): Promise<Decision> {
-  const session = ctx.session;
-  const loc = session && !ctx.event.agentId ? ctx.locate() : null;
-  if (!session || !loc || (await ctx.guardOff(loc))) return {};
+  const at = ctx.event.agentId ? null : await opened(ctx);
+  if (!at) return {};
+  const { session, loc } = at;
   // an end event for another session than the one whose shell this runs in is a tool call's, not its client's: only the person moves the anchors
   const inside = agentSessionOf(ctx.env);
   if (inside?.session && inside.session !== session) return {};
@@ -299,10 +305,10 @@ async function ownTopics(ctx: GuardContext, loc: Location, session: string, bran
 const changedFiles = (loc: Location, session: string): boolean => readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
 
 async function stop(ctx: GuardContext): Promise<Decision> {
-  const session = ctx.session;
-  const loc = session && !ctx.event.stopHookActive ? ctx.locate() : null;
-  if (!session || !loc) return {};
-  if (readState(loc, session).reminded || !changedFiles(loc, session) || (await ctx.guardOff(loc))) return {};
+  const at = ctx.event.stopHookActive ? null : await opened(ctx);
+  if (!at) return {};
+  const { session, loc } = at;
+  if (readState(loc, session).reminded || !changedFiles(loc, session)) return {};
   const branch = ctx.branch(loc);
   const owns = (await ownTopics(ctx, loc, session, branch)).length > 0;
   if (!firstTime(loc, session, 'reminded') || owns) return {};
@@ -316,10 +322,10 @@ async function stop(ctx: GuardContext): Promise<Decision> {
 
 /** Before compaction, once per session (some clients fire it before every request), when the session changed files or owns a handoff. */
 async function preCompact(ctx: GuardContext): Promise<Decision> {
-  const loc = ctx.locate();
-  const session = ctx.session;
-  if (!loc || !session) return {};
-  if (readState(loc, session).compactReminded || (await ctx.guardOff(loc))) return {};
+  const at = await opened(ctx);
+  if (!at) return {};
+  const { session, loc } = at;
+  if (readState(loc, session).compactReminded) return {};
   const branch = ctx.branch(loc);
   const own = branch ? await ownTopics(ctx, loc, session, branch) : [];
   if ((own.length === 0 && !changedFiles(loc, session)) || !firstTime(loc, session, 'compactReminded')) return {};
