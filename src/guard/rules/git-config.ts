@@ -245,11 +245,17 @@ export function persistentSetting(args: string[], cwd: string | null): { key: st
   return c.ops.length >= 2 ? { key: c.ops[0], value: c.ops[c.ops.length - 1] } : null;
 }
 
-/** Whether a `git config` command removes core.hooksPath (--unset/--unset-all/unset, or the whole core section). */
-export function removesHooksPath(args: string[]): boolean {
+/**
+ * When a `git config` command removes core.hooksPath (--unset/--unset-all/unset, or the whole core section): its scope
+ * options (--global, --file X, …), to ask git what that scope holds; otherwise null.
+ */
+export function hooksPathRemovalScope(args: string[]): string[] | null {
   const c = configCommand(args);
   const key = c.ops[0] ?? '';
-  return unknown(key) ? c.removes || c.removesSection : c.removes ? /^core\.hookspath$/i.test(key) : c.removesSection && /^core$/i.test(key);
+  const removes = unknown(key) ? c.removes || c.removesSection : c.removes ? /^core\.hookspath$/i.test(key) : c.removesSection && /^core$/i.test(key);
+  if (!removes) return null;
+  const file = c.file !== undefined ? ['--file', c.file] : [];
+  return [...c.flags.filter((a) => /^--(global|system|local|worktree)$/.test(a)), ...file, ...(c.blob !== undefined ? ['--blob', c.blob] : [])];
 }
 
 /** Why removing core.hooksPath moves git from `hooksDir`, where git-handoff's stubs are, to `defaultDir` without them, or null. */
@@ -258,11 +264,4 @@ export function hooksPathRemovalProblem(show: string, hooksDir: string | null, d
   const there = stubsIn(hooksDir);
   if (there.length === 0 || stubsIn(defaultDir).length >= there.length) return null;
   return `\`${show}\` removes core.hooksPath, which points git at ${neutralKey(hooksDir)} where git-handoff's hooks are (${there.join(', ')}): git would go back to ${neutralKey(defaultDir)} and they would stop running. That turns git-handoff's protection off for every session: ask the person to change it (\`git handoff install --hooks\` installs the hooks where git looks).`;
-}
-
-/** The scope options of a `git config` command (--global, --file X, …), to ask git what that scope holds. */
-export function scopeArgs(args: string[]): string[] {
-  const c = configCommand(args);
-  const file = c.file !== undefined ? ['--file', c.file] : [];
-  return [...c.flags.filter((a) => /^--(global|system|local|worktree)$/.test(a)), ...file, ...(c.blob !== undefined ? ['--blob', c.blob] : [])];
 }
