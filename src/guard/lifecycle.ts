@@ -202,18 +202,23 @@ function tellHolders(ctx: GuardContext, hits: Array<Hit & { commonDir: string }>
 /** A warning for a client that reads context only after a tool: a note (notes.ts) for postTool. */
 const keepForAfterTool = (loc: Location, session: string, text: string) => leaveNote(loc.commonDir, session, { kind: 'kept', text });
 
+/** `handler` for the event's session in its repository with the guard on; nothing for another event. */
+const opening =
+  (handler: (ctx: GuardContext, session: string, loc: Location) => Promise<Decision>) =>
+  async (ctx: GuardContext): Promise<Decision> => {
+    const loc = ctx.session ? ctx.locate() : null;
+    return ctx.session && loc && !(await ctx.guardOff(loc)) ? handler(ctx, ctx.session, loc) : {};
+  };
+
 /** An after-tool event with no before-hook: the edit ran, so what it wrote is recorded as written. */
-async function recordedAfterTool(ctx: GuardContext): Promise<Decision> {
-  const session = ctx.session;
-  const loc = session ? ctx.locate() : null;
-  if (!session || !loc || (await ctx.guardOff(loc))) return {};
+const recordedAfterTool = opening(async (ctx, session, loc) => {
   const note = await followLineage(ctx, loc, 'tool');
   // a shell command was recorded by beforeShellExecution as an intent (it may not have run)
   if (ctx.event.action.type !== 'shell') for (const { loc: l, paths } of effectByRepo(ctx)) recordWrites(l.commonDir, session, l.worktree, paths, ctx.event.agentId ?? undefined);
   const warning = await heartbeat(ctx, loc, session);
   const context = [note, warning].filter(Boolean).join('\n');
   return context ? { context, ...(warning ? { notice: warning } : {}) } : {};
-}
+});
 
 /** After a tool: the notes pending for a client that shows no context before a tool (what beforeTool kept among them), given once. */
 async function postTool(ctx: GuardContext): Promise<Decision> {
@@ -267,10 +272,8 @@ async function sessionStart(ctx: GuardContext): Promise<Decision> {
  * The client's end event: the session's lease and claims end, recorded as ended by its client. After a /clear the
  * next session id of the same process continues it (lineage) and inherits them, so they are left for it.
  */
-async function sessionEnd(ctx: GuardContext): Promise<Decision> {
-  const session = ctx.session;
-  const loc = session && !ctx.event.agentId ? ctx.locate() : null;
-  if (!session || !loc || (await ctx.guardOff(loc))) return {};
+const sessionEnd = opening(async (ctx, session, loc) => {
+  if (ctx.event.agentId) return {};
   // an end event for another session than the one whose shell this runs in is a tool call's, not its client's: only the person moves the anchors
   const inside = agentSessionOf(ctx.env);
   if (inside?.session && inside.session !== session) return {};
@@ -280,7 +283,7 @@ async function sessionEnd(ctx: GuardContext): Promise<Decision> {
   await changeOwnClaims(ctx, loc, true);
   recordRelease(loc.commonDir, session, loc.worktree, `session-end:${reason.replace(/[^\w-]/g, '_').slice(0, 40)}`);
   return {};
-}
+});
 
 const GUARD_OFF = 'git-handoff: the guard is off in this repository (git config handoff.guard off): nothing is checked or recorded. `git config handoff.guard on` turns it back on.';
 
@@ -298,11 +301,8 @@ async function ownTopics(ctx: GuardContext, loc: Location, session: string, bran
 /** Whether the ledger holds paths this session wrote. */
 const changedFiles = (loc: Location, session: string): boolean => readLedger(loc.commonDir).some((e) => e.session === session && (e.paths?.length ?? 0) > 0);
 
-async function stop(ctx: GuardContext): Promise<Decision> {
-  const session = ctx.session;
-  const loc = session && !ctx.event.stopHookActive ? ctx.locate() : null;
-  if (!session || !loc) return {};
-  if (readState(loc, session).reminded || !changedFiles(loc, session) || (await ctx.guardOff(loc))) return {};
+const stop = opening(async (ctx, session, loc) => {
+  if (ctx.event.stopHookActive || readState(loc, session).reminded || !changedFiles(loc, session)) return {};
   const branch = ctx.branch(loc);
   const owns = (await ownTopics(ctx, loc, session, branch)).length > 0;
   if (!firstTime(loc, session, 'reminded') || owns) return {};
@@ -312,14 +312,11 @@ async function stop(ctx: GuardContext): Promise<Decision> {
       `Before stopping, write one for whoever comes next (goal, state, what is done, what is ruled out, next action):\n` +
       `  git handoff write <topic> -m "<note>"\n(\`git handoff template\` shows the sections.) This reminder comes once.`,
   };
-}
+});
 
 /** Before compaction, once per session (some clients fire it before every request), when the session changed files or owns a handoff. */
-async function preCompact(ctx: GuardContext): Promise<Decision> {
-  const loc = ctx.locate();
-  const session = ctx.session;
-  if (!loc || !session) return {};
-  if (readState(loc, session).compactReminded || (await ctx.guardOff(loc))) return {};
+const preCompact = opening(async (ctx, session, loc) => {
+  if (readState(loc, session).compactReminded) return {};
   const branch = ctx.branch(loc);
   const own = branch ? await ownTopics(ctx, loc, session, branch) : [];
   if ((own.length === 0 && !changedFiles(loc, session)) || !firstTime(loc, session, 'compactReminded')) return {};
@@ -329,7 +326,7 @@ async function preCompact(ctx: GuardContext): Promise<Decision> {
       `git-handoff: context is about to be compacted. Before it is, update ${own.length ? `your handoff${own.length > 1 ? 's' : ''} (${own.join(', ')})` : 'or start your handoff note'} ` +
       `so nothing learned is lost: git handoff write ${topic} -m "<state, what is done, what is ruled out, next action>". You are session ${session}.`,
   };
-}
+});
 
 /** What the guard does at each event that is not a tool call's verdict. */
 export const AT_EVENT: Partial<Record<EventKind, (ctx: GuardContext) => Promise<Decision>>> = {

@@ -30,16 +30,11 @@ interface FileVerdict {
   warning?: string;
 }
 
-/** Every (branch, topic) split of `handoff-<branch>-<topic>.md` with a valid topic. */
-function parseHandoffName(name: string): Array<{ branch: string; topic: string }> {
-  const stem = SEED_NAME_RE.exec(name)?.[1];
-  if (stem === undefined) return [];
-  const out: Array<{ branch: string; topic: string }> = [];
-  for (let i = stem.indexOf('-'); i > 0; i = stem.indexOf('-', i + 1)) {
-    const topic = stem.slice(i + 1);
-    if (isValidTopic(topic)) out.push({ branch: stem.slice(0, i), topic });
-  }
-  return out;
+/** Whether `handoff-<branch>-<topic>.md` splits, at one of its dashes, into a branch and a valid topic. */
+function namesTopic(name: string): boolean {
+  const stem = SEED_NAME_RE.exec(name)?.[1] ?? '';
+  // a name that starts with a dash names no branch
+  return !stem.startsWith('-') && [...stem].some((ch, i) => ch === '-' && isValidTopic(stem.slice(i + 1)));
 }
 
 /** Whether a path is a protected handoff file (loaded only for paths that could be one). */
@@ -68,18 +63,15 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
   const op = { ...given, shown: neutral(given.shown) };
   const name = path.basename(op.abs);
   const ours = markerLine(me);
-  if (name.startsWith('handoff-') && op.kind !== 'delete') {
-    const splits = parseHandoffName(name);
-    if (splits.length === 0) {
-      const loc = ctx.locateFile(op.abs);
-      const branch = (loc && ctx.branch(loc)) || '<branch>';
-      return {
-        deny:
-          `${op.shown}: a handoff file is named handoff-<branch>-<topic>.md, with a topic of two or more words that are not all ` +
-          `stopwords (e.g. handoff-${branch.replace(/\//g, '-')}-auth-refactor.md). "${name}" has no valid topic, so it would collide with every other session's note. ` +
-          `Pick a topic that names the work, or store the note with \`git handoff write <topic>\`.`,
-      };
-    }
+  if (name.startsWith('handoff-') && op.kind !== 'delete' && !namesTopic(name)) {
+    const loc = ctx.locateFile(op.abs);
+    const branch = (loc && ctx.branch(loc)) || '<branch>';
+    return {
+      deny:
+        `${op.shown}: a handoff file is named handoff-<branch>-<topic>.md, with a topic of two or more words that are not all ` +
+        `stopwords (e.g. handoff-${branch.replace(/\//g, '-')}-auth-refactor.md). "${name}" has no valid topic, so it would collide with every other session's note. ` +
+        `Pick a topic that names the work, or store the note with \`git handoff write <topic>\`.`,
+    };
   }
   const current = readTextOr(op.abs);
   const owner = current === null ? null : markerOf(current);
@@ -103,7 +95,16 @@ export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVer
         `Write your own note instead (a new handoff-<branch>-<topic>.md whose line 1 is ${ours}), import it with \`git handoff import ${op.shown}\`, or ask the person.`,
     };
   }
-  if (op.kind === 'shell' && (current === null || owner !== me)) return { deny: shellWriteRefusal(op, me, current === null) };
+  if (op.kind === 'shell' && (current === null || owner !== me)) {
+    return {
+      deny:
+        `${op.shown} is a protected handoff file ${current === null ? 'that does not exist yet' : 'whose line 1 is not your marker'}: a shell command cannot carry ` +
+        `the ownership marker, so it may only write a handoff file that already starts with yours. You are session ${me}.\n` +
+        `Ways on:\n` +
+        `  1. write it with your file-writing tool (not the shell), line 1 exactly: ${ours}\n` +
+        `  2. or keep the note in git: git handoff write <topic> -m "…"`,
+    };
+  }
   if (op.kind === 'write') {
     const claimed = markerOf(op.content ?? '');
     if (claimed === null) {
@@ -178,19 +179,22 @@ function surelyOwnFile(a: FileOp, me: string): boolean {
   // anything refStoreWriteProblem could look at goes to the full guard
   if (/[$`]/.test(a.shown) || parts.includes('.git') || parts.includes('worktrees') || /\/\.git\//.test(abs)) return false;
   const name = path.basename(abs);
-  if (!/^handoff-.*\.md$/.test(name) || path.basename(path.dirname(abs)) !== 'memory' || parseHandoffName(name).length === 0) return false;
+  if (!/^handoff-.*\.md$/.test(name) || path.basename(path.dirname(abs)) !== 'memory' || !namesTopic(name)) return false;
   if (a.kind === 'write' && markerOf(a.content ?? '') !== me) return false;
   const current = readTextOr(abs);
-  if (current === null) {
-    if (a.kind !== 'write') return false;
-    try {
-      // a new file beside another handoff file may get the overlap warning: the full rule looks
-      return !readdirSync(path.dirname(abs)).some((f) => f !== name && f.startsWith('handoff-') && f.endsWith('.md'));
-    } catch {
-      return false;
-    }
-  }
+  // a new file beside another handoff file may get the overlap warning: the full rule looks
+  if (current === null) return a.kind === 'write' && siblingsOf(abs)?.length === 0;
   return markerOf(current) === me && (a.kind === 'write' || keepsMarker(current, a.edits ?? [], me));
+}
+
+/** The other handoff files in the folder of `abs`, sorted; null when the folder cannot be read. */
+function siblingsOf(abs: string): string[] | null {
+  const name = path.basename(abs);
+  try {
+    return readdirSync(path.dirname(abs)).filter((f) => f !== name && f.startsWith('handoff-') && f.endsWith('.md')).sort();
+  } catch {
+    return null;
+  }
 }
 
 /** The seed rule: a new file whose first two non-stopword tokens after `handoff-` (branch words included) are a sibling's. */
@@ -198,13 +202,7 @@ function overlapWarning(abs: string): string | null {
   const name = path.basename(abs);
   const stem = (n: string) => SEED_NAME_RE.exec(n)?.[1] ?? '';
   if (overlapTokens(stem(name)).key.length < 2) return null;
-  let siblings: string[];
-  try {
-    siblings = readdirSync(path.dirname(abs)).filter((f) => f !== name && f.startsWith('handoff-') && f.endsWith('.md')).sort();
-  } catch {
-    return null;
-  }
-  for (const s of siblings) {
+  for (const s of siblingsOf(abs) ?? []) {
     const o = overlapOf(stem(name), stem(s));
     if (o) {
       return (
@@ -214,17 +212,6 @@ function overlapWarning(abs: string): string | null {
     }
   }
   return null;
-}
-
-/** The refusal of a shell write to a protected handoff file that is new, or not this session's. */
-function shellWriteRefusal(op: FileOp, me: string, absent: boolean): string {
-  return (
-    `${op.shown} is a protected handoff file ${absent ? 'that does not exist yet' : 'whose line 1 is not your marker'}: a shell command cannot carry ` +
-    `the ownership marker, so it may only write a handoff file that already starts with yours. You are session ${me}.\n` +
-    `Ways on:\n` +
-    `  1. write it with your file-writing tool (not the shell), line 1 exactly: ${markerLine(me)}\n` +
-    `  2. or keep the note in git: git handoff write <topic> -m "…"`
-  );
 }
 
 interface PatchFile {

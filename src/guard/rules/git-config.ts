@@ -101,9 +101,6 @@ function unknownKeyProblem(key: string, value: string | undefined): string | nul
 const REMOTE_KEY = /^(remote\..+|url\..+\.(push)?insteadof|branch\..+\.(remote|pushremote))$/;
 /** Sections whose removal or renaming takes such keys with them. */
 const REMOTE_SECTION = /^(remote|url|branch)(\.|$)/;
-/** `git config` options that only read. */
-const GETS = /^(--get|--get-all|--get-regexp|--get-urlmatch|--get-color|--get-colorbool|-l|--list)$/;
-
 /** The refusal of a change to the remotes (`what` says which), shared by `git remote`, `git config` and `git -c`. */
 export const remoteChangeProblem = (show: string, what: string): string =>
   `\`${show}\` changes ${what}. Which remotes there are and where they lead decide what sync, pull and fetch take in as other sessions' ` +
@@ -111,40 +108,48 @@ export const remoteChangeProblem = (show: string, what: string): string =>
   `(\`git remote -v\`, \`git config --get <key>\`) and fetching from one they configured pass.`;
 
 /** Why a `git config` command adds, changes, renames or removes a remote setting in a configuration git reads here, or null. */
-function remoteSettingProblem(args: string[], scope: Scope, show: string): string | null {
-  if (scope === 'blob' || scope === 'file' || args.some((a) => GETS.test(a))) return null;
-  const { sub, ops } = configOperands(args);
-  if (sub === 'get' || sub === 'list') return null;
-  const section = sub === 'rename-section' || sub === 'remove-section' || args.some((a) => /^--(rename|remove)-section$/.test(a));
-  const changes = section || ops.length >= 2 || sub !== null || args.some((a) => WRITES.test(a) || REMOVES.test(a));
-  const key = (section ? ops.slice(0, 2) : ops.slice(0, 1)).find((k) => unknown(k) || (section ? REMOTE_SECTION : REMOTE_KEY).test(k.toLowerCase()));
-  return changes && key !== undefined ? remoteChangeProblem(show, `the remote setting ${neutralKey(key)}`) : null;
+function remoteSettingProblem(c: ConfigCommand, scope: Scope, show: string): string | null {
+  if (scope === 'blob' || scope === 'file' || c.reads || !c.changes) return null;
+  const section = c.renamesSection || c.removesSection;
+  const key = (section ? c.ops.slice(0, 2) : c.ops.slice(0, 1)).find((k) => unknown(k) || (section ? REMOTE_SECTION : REMOTE_KEY).test(k.toLowerCase()));
+  return key !== undefined ? remoteChangeProblem(show, `the remote setting ${neutralKey(key)}`) : null;
 }
-
-const WRITES = /^(--add|--replace-all|--append|--all)$/;
-const REMOVES = /^(--unset|--unset-all|--remove-section|unset|remove-section)$/;
 
 type Scope = 'repo' | 'global' | 'system' | 'file' | 'blob';
 
-/** `git config`'s options, with the file it names (-f, --file: the last one given). */
-function configOptions(args: string[]) {
+/** A `git config` command as git reads it: the configuration it works on, its subcommand (set, unset, …) and operands, what it does. */
+export function configCommand(args: string[], cwd: string | null = null) {
   const o = gitOptions({ sub: 'config', args });
-  return { ...o, file: lastValue(o, '-f', '--file') };
+  const ops = o.operands;
+  const sub = /^(set|unset|get|list|edit|rename-section|remove-section)$/.test(ops[0] ?? '') ? ops.shift()! : null;
+  const said = (verb: string, ...options: string[]) => sub === verb || options.some((x) => args.includes(x));
+  const file = lastValue(o, '-f', '--file');
+  const blob = lastValue(o, '--blob');
+  const global = o.flags.includes('--global') ? 'global' : o.flags.includes('--system') ? 'system' : 'repo';
+  const c = {
+    ops,
+    sub,
+    file,
+    blob,
+    flags: o.flags,
+    scope: (blob !== undefined ? 'blob' : file !== undefined ? (userConfig(file, cwd) ?? (configOfRepository(file, cwd) ? 'repo' : 'file')) : global) as Scope,
+    reads: said('get') || said('list', '-l', '--list', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool'),
+    removes: said('unset', '--unset', '--unset-all'),
+    removesSection: said('remove-section', '--remove-section'),
+    renamesSection: said('rename-section', '--rename-section'),
+    edits: said('edit', '-e', '--edit'),
+    /** sets a key (a value given, or an option that adds one) */
+    sets: ops.length >= 2 || said('set', '--add', '--replace-all', '--append', '--all'),
+  };
+  return { ...c, changes: c.sets || c.removes || c.removesSection || c.renamesSection || c.edits || sub !== null };
 }
 
-/** Which configuration a `git config` command works on: this repository's (the default), global, system, another file. */
-function scopeOf(args: string[], cwd: string | null): Scope {
-  const o = configOptions(args);
-  if (o.values.has('--blob')) return 'blob';
-  if (o.file !== undefined) return userConfig(o.file, cwd) ?? (configOfRepository(o.file, cwd) ? 'repo' : 'file');
-  return o.flags.includes('--global') ? 'global' : o.flags.includes('--system') ? 'system' : 'repo';
-}
+type ConfigCommand = ReturnType<typeof configCommand>;
 
 /** remoteSettingProblem for `git config --file` of a file git reads here by an include (`reads`: the perimeter's list). */
 export function includedRemoteSettingProblem(args: string[], cwd: string | null, show: string, reads: Set<string>): string | null {
-  if (scopeOf(args, cwd) !== 'file') return null;
-  const f = configOptions(args).file ?? '';
-  return reads.has(configPath(f, cwd)) ? remoteSettingProblem(args, 'global', show) : null;
+  const c = configCommand(args, cwd);
+  return c.scope === 'file' && reads.has(configPath(c.file ?? '', cwd)) ? remoteSettingProblem(c, 'global', show) : null;
 }
 
 /** A file named to `git config --file`, absolute (`~` and $HOME read as the home). */
@@ -166,13 +171,6 @@ function userConfig(file: string, cwd: string | null): Scope | null {
   return scope === 'global' || scope === 'system' ? scope : null;
 }
 
-/** `git config`'s operands: the subcommand word (set, unset, …) dropped, options and their values skipped. */
-export function configOperands(args: string[]): { sub: string | null; ops: string[] } {
-  const out = gitOptions({ sub: 'config', args }).operands;
-  const sub = /^(set|unset|get|list|edit|rename-section|remove-section)$/.test(out[0] ?? '') ? out.shift()! : null;
-  return { sub, ops: out };
-}
-
 const refusal = (show: string, what: string, key: string, rule: RunningKey | null, scope: string): string =>
   `\`${show}\` ${what}${rule ? `: ${key} ${rule.runs}` : ''}, ${scope}. ` +
   (rule?.protection
@@ -180,29 +178,25 @@ const refusal = (show: string, what: string, key: string, rule: RunningKey | nul
     : `For one command, give it to that command (${rule?.instead ?? `git -c ${key}=<value> <command>`}); to keep it, ask the person to set it.`);
 
 /** Why a `git config` command sets what makes git run a program, turns the protection off or changes a remote, or null. */
-export const configCommandProblem = (args: string[], cwd: string | null, show: string): string | null =>
-  runningSettingProblem(args, cwd, show) ?? remoteSettingProblem(args, scopeOf(args, cwd), show);
+export const configCommandProblem = (c: ConfigCommand, show: string): string | null => runningSettingProblem(c, show) ?? remoteSettingProblem(c, c.scope, show);
 
 /** Why a `git config` command sets what makes git run a program or turns the protection off, or null. */
-function runningSettingProblem(args: string[], cwd: string | null, show: string): string | null {
-  const scope = scopeOf(args, cwd);
-  if (scope === 'blob') return null;
-  const { sub, ops } = configOperands(args);
-  if (sub === 'get' || sub === 'list' || args.some((a) => REMOVES.test(a)) || (sub !== null && REMOVES.test(sub))) return null;
+function runningSettingProblem(c: ConfigCommand, show: string): string | null {
+  const { scope, ops } = c;
+  if (scope === 'blob' || c.reads || c.removes || c.removesSection) return null;
   const where = scope === 'repo' ? "in this repository's configuration" : scope === 'file' ? 'in that file' : `in the ${scope} configuration`;
-  if (sub === 'edit' || args.some((a) => a === '-e' || a === '--edit')) {
+  if (c.edits) {
     if (scope === 'file') return null;
     return `\`${show}\` opens ${scope === 'repo' ? "this repository's configuration" : `the ${scope} configuration`} in an editor, which can set keys that make git run programs or write files, or turn git-handoff's protection off. Set a key with \`git config <key> <value>\`; ask the person for anything else.`;
   }
-  if (sub === 'rename-section' || args.includes('--rename-section')) {
+  if (c.renamesSection) {
     // the keys a renamed section holds become keys of another: `color.hooksPath` (a quiet section takes any key) renamed
     // to `core` is core.hooksPath; which keys a section holds is not read here, so a file git reads is not renamed in
     if (scope === 'file') return null;
     return `\`${show}\` renames a section ${where}: its keys become keys of ${neutralKey(ops[1] ?? '')} (\`color.hooksPath\` renamed to \`core\` is core.hooksPath), which the guard cannot check key by key. Set the keys you need with \`git config <key> <value>\`, or ask the person.`;
   }
   const key = ops[0] ?? '';
-  const writes = ops.length >= 2 || sub === 'set' || args.some((a) => WRITES.test(a));
-  if (!writes || key === '') return null;
+  if (!c.sets || key === '') return null;
   const value = ops[1];
   const rule = unknown(key) ? null : runningKey(key, value);
   if (unknown(key) && scope === 'repo') return `\`${show}\` sets a key the guard cannot read before the shell runs it, ${where}. Name the key.`;
@@ -218,6 +212,10 @@ function runningSettingProblem(args: string[], cwd: string | null, show: string)
 
 const neutralKey = (k: string) => k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120);
 
+/** The settings given to one git command (`-c key=value`; a key alone is true, as git reads it). */
+export const oneOffSettings = (inv: GitInvocation) =>
+  (inv.config ?? []).map((c) => (c.includes('=') ? { key: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1) } : { key: c, value: 'true' }));
+
 /** Verbs on which a one-off setting changes nothing the guard protects (`git config` and `git handoff` judge their own). */
 const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub === 'handoff';
 
@@ -226,10 +224,7 @@ const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub
  * own, turn the protection off or are not known to be quiet, or null.
  */
 export function oneOffConfigProblem(inv: GitInvocation, show: string): string | null {
-  for (const c of inv.config ?? []) {
-    const eq = c.indexOf('=');
-    const key = eq < 0 ? c : c.slice(0, eq);
-    const value = eq < 0 ? 'true' : c.slice(eq + 1);
+  for (const { key, value } of oneOffSettings(inv)) {
     // a remote repointed for one command fetches or pushes where the person did not choose (`git handoff` fetches too)
     if ((inv.sub === 'handoff' || !reads(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
     // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git
@@ -246,19 +241,22 @@ export function oneOffConfigProblem(inv: GitInvocation, show: string): string | 
 
 /** A key and value `git config` sets in the global or system configuration (git reads them here too), or null. */
 export function persistentSetting(args: string[], cwd: string | null): { key: string; value: string } | null {
-  const scope = scopeOf(args, cwd);
-  if (scope !== 'global' && scope !== 'system') return null;
-  const { sub, ops } = configOperands(args);
-  if (sub !== null && sub !== 'set') return null;
-  return ops.length >= 2 && !args.some((a) => REMOVES.test(a)) ? { key: ops[0], value: ops[ops.length - 1] } : null;
+  const c = configCommand(args, cwd);
+  if ((c.scope !== 'global' && c.scope !== 'system') || (c.sub !== null && c.sub !== 'set') || c.removes || c.removesSection) return null;
+  return c.ops.length >= 2 ? { key: c.ops[0], value: c.ops[c.ops.length - 1] } : null;
 }
 
-/** Whether a `git config` command removes core.hooksPath (--unset/--unset-all/unset, or the whole core section). */
-export function removesHooksPath(args: string[]): boolean {
-  const { sub, ops } = configOperands(args);
-  const removing = args.some((a) => /^(--unset|--unset-all)$/.test(a)) || sub === 'unset';
-  if (removing) return /^core\.hookspath$/i.test(ops[0] ?? '') || unknown(ops[0] ?? '');
-  return (sub === 'remove-section' || args.includes('--remove-section')) && (/^core$/i.test(ops[0] ?? '') || unknown(ops[0] ?? ''));
+/**
+ * When a `git config` command removes core.hooksPath (--unset/--unset-all/unset, or the whole core section): its scope
+ * options (--global, --file X, …), to ask git what that scope holds; otherwise null.
+ */
+export function hooksPathRemovalScope(args: string[]): string[] | null {
+  const c = configCommand(args);
+  const key = c.ops[0] ?? '';
+  const removes = unknown(key) ? c.removes || c.removesSection : c.removes ? /^core\.hookspath$/i.test(key) : c.removesSection && /^core$/i.test(key);
+  if (!removes) return null;
+  const file = c.file !== undefined ? ['--file', c.file] : [];
+  return [...c.flags.filter((a) => /^--(global|system|local|worktree)$/.test(a)), ...file, ...(c.blob !== undefined ? ['--blob', c.blob] : [])];
 }
 
 /** Why removing core.hooksPath moves git from `hooksDir`, where git-handoff's stubs are, to `defaultDir` without them, or null. */
@@ -267,11 +265,4 @@ export function hooksPathRemovalProblem(show: string, hooksDir: string | null, d
   const there = stubsIn(hooksDir);
   if (there.length === 0 || stubsIn(defaultDir).length >= there.length) return null;
   return `\`${show}\` removes core.hooksPath, which points git at ${neutralKey(hooksDir)} where git-handoff's hooks are (${there.join(', ')}): git would go back to ${neutralKey(defaultDir)} and they would stop running. That turns git-handoff's protection off for every session: ask the person to change it (\`git handoff install --hooks\` installs the hooks where git looks).`;
-}
-
-/** The scope options of a `git config` command (--global, --file X, …), to ask git what that scope holds. */
-export function scopeArgs(args: string[]): string[] {
-  const o = configOptions(args);
-  const blob = o.values.get('--blob')?.pop();
-  return [...o.flags.filter((a) => /^--(global|system|local|worktree)$/.test(a)), ...(o.file !== undefined ? ['--file', o.file] : []), ...(blob !== undefined ? ['--blob', blob] : [])];
 }

@@ -18,7 +18,7 @@ import { gitInvocation, READING_VERBS, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';
 import { writeTargets, type WriteTarget } from '../shell/writes';
 import { gitOptions, lastValue } from './git-options';
-import { hooksPathRemovalProblem, includedRemoteSettingProblem, oneOffConfigProblem, removesHooksPath, scopeArgs } from './git-config';
+import { hooksPathRemovalProblem, hooksPathRemovalScope, includedRemoteSettingProblem, oneOffConfigProblem } from './git-config';
 import { isProtected, judgeFile, type FileOp } from './files';
 import { fileOps, noteEffect } from '../effect';
 import { interpreterWrites } from './interpreter-writes';
@@ -389,8 +389,9 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (refProblem) return { deny: refProblem };
     const included = inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null;
     if (included) return { deny: included };
-    if (inv.sub === 'config' && removesHooksPath(inv.args) && repoLoc) {
-      const problem = await hooksPathRemoval(ctx, repoLoc, inv, command);
+    const hooksPathScope = inv.sub === 'config' ? hooksPathRemovalScope(inv.args) : null;
+    if (hooksPathScope && repoLoc) {
+      const problem = await hooksPathRemoval(ctx, repoLoc, hooksPathScope, command);
       if (problem) return { deny: problem };
     }
     const untracked = effect ? await untrackedProblem(ctx, inv, effect, command) : null;
@@ -492,10 +493,10 @@ function cannotRead(ctx: GuardContext, kind: string, refuse: boolean, ...words: 
 }
 
 /** Why this removal of core.hooksPath turns git-handoff's git hooks off (git asked where its hooks are now), or null. */
-async function hooksPathRemoval(ctx: GuardContext, loc: Location, inv: GitInvocation, command: string): Promise<string | null> {
+async function hooksPathRemoval(ctx: GuardContext, loc: Location, scope: string[], command: string): Promise<string | null> {
   const repo = await ctx.repo(loc);
   // the scope removed from holds no core.hooksPath: nothing changes
-  if (repo.git(['config', ...scopeArgs(inv.args), '--get-all', 'core.hooksPath'], { allowFail: true }).stdout.trim() === '') return null;
+  if (repo.git(['config', ...scope, '--get-all', 'core.hooksPath'], { allowFail: true }).stdout.trim() === '') return null;
   const { stubsIn } = await import('../../hooks/install');
   return hooksPathRemovalProblem(command.trim().slice(0, 200), repo.hooksDir(), path.join(repo.commonDir, 'hooks'), stubsIn);
 }

@@ -7,7 +7,7 @@ import { lineText, programName, SHELLS, type SimpleCommand } from '../shell/comm
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten } from './as-written';
-import { configCommandProblem, configOperands, oneOffConfigProblem, remoteChangeProblem } from './git-config';
+import { configCommand, configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { expands } from '../shell/lex';
 import { operands } from '../shell/options';
 import { given, gitOptions, lastValue, valuesOf, type GitOptions } from './git-options';
@@ -196,11 +196,11 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       if (args.some((a) => a === '-h' || a === '--help')) return null;
       return `\`${show}\` creates and moves refs from its input stream (\`reset\`/\`commit refs/…\`), which the guard cannot read: handoff refs included.\n${SAFE_WAYS}\nTo import history, ask the person, or fast-import into a scratch repository (git init /tmp/scratch).`;
     case 'config': {
-      const { ops } = configOperands(args);
+      const c = configCommand(args, inv.cwd);
+      const { ops } = c;
       const key = (ops[0] ?? '').toLowerCase();
-      const writes = ops.length >= 2 || args.some((a) => /^(--add|--replace-all|--unset|--unset-all|--remove-section|--rename-section|-e|--edit)$/.test(a));
-      if (!writes) return configCommandProblem(args, inv.cwd, show);
-      if (key.startsWith('handoff.') || args.some((a) => /^--(remove|rename)-section$/.test(a) && /^handoff$/i.test(ops[0] ?? ''))) {
+      if (!c.changes || c.reads) return configCommandProblem(c, show);
+      if (key.startsWith('handoff.') || ((c.removesSection || c.renamesSection) && key === 'handoff')) {
         return `\`${show}\` changes git-handoff's own settings (guard, protected files, sync). Those are the person's to change: ask them.`;
       }
       if (/^alias\./.test(key) && ops.length >= 2 && RULED_ALIAS.test(ops.slice(1).join(' '))) {
@@ -210,7 +210,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       const mirror = /^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true');
       if (spec || mirror) return bypass(show, 'sets a refspec that would force or overwrite handoff refs on every fetch or push');
       // a key that makes git run a program, or turns the protection off (rules/git-config.ts)
-      return configCommandProblem(args, inv.cwd, show);
+      return configCommandProblem(c, show);
     }
     case 'notes': {
       // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them

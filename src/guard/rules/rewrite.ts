@@ -15,14 +15,14 @@ import { refspec } from './refs';
 const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);
 const MAX_COMMITS = 2000;
 
-/** The branch `checkout -B`, `switch -C` or `branch -f` resets, and the start it resets it to (HEAD when none is given), or null. */
-function forceCreate(inv: GitInvocation): { branch: string; start: string } | null {
+/** The branch `checkout -B`, `switch -C` or `branch -f` resets, moved to the start given (HEAD when none is given). */
+function forceCreate(inv: GitInvocation): RefMove[] {
   const o = gitOptions(inv);
   const ops = o.dashdash < 0 ? o.operands : o.operands.slice(0, o.dashdash);
   const other = given(o, 'dDmMcClu', '--delete', '--move', '--copy', '--list', '--edit-description', '--set-upstream-to', '--unset-upstream', '--show-current');
   const branch =
     inv.sub === 'checkout' ? lastValue(o, '-B') : inv.sub === 'switch' ? lastValue(o, '-C', '--force-create') : inv.sub === 'branch' && given(o, 'f', '--force') && !other ? ops.shift() : undefined;
-  return branch ? { branch, start: ops[0] ?? 'HEAD' } : null;
+  return branch ? [{ ref: `refs/heads/${branch}`, to: ops[0] ?? 'HEAD' }] : [];
 }
 
 /** A branch (or remote-tracking branch, for a push) a command deletes (`to` null) or points at another revision. */
@@ -30,11 +30,14 @@ interface RefMove {
   ref: string;
   to: string | null;
 }
+
+/** The branches a command deletes or points elsewhere, a branch reset by force-creating it included. */
+const refMoves = (inv: GitInvocation): RefMove[] => [...movedRefs(inv), ...forceCreate(inv)];
 /** A transfer's remote that is this same repository: git runs a push or fetch to it as its own branches moved. */
 const HERE = new Set(['.', './', '.git']);
 
 /** The branches (a push: the remote-tracking ones) a command deletes or points elsewhere, decided without git. */
-function refMoves(inv: GitInvocation): RefMove[] {
+function movedRefs(inv: GitInvocation): RefMove[] {
   const o = gitOptions(inv);
   const ops = o.operands;
   if (inv.sub === 'branch') {
@@ -96,7 +99,7 @@ function tagsChanged(inv: GitInvocation): string[] {
 /** Whether the command can drop or replace commits at all (decided without git). */
 export function rewrites(inv: GitInvocation): boolean {
   if (inv.sub === 'tag') return tagsChanged(inv).length > 0;
-  if (refMoves(inv).length > 0 || forceCreate(inv)) return true;
+  if (refMoves(inv).length > 0) return true;
   if (inv.sub === 'commit') return inv.args.includes('--amend');
   if (inv.sub === 'rebase') return !inv.args.some((a) => REBASE_CONTROL.has(a));
   if (inv.sub === 'reset') return true;
@@ -122,20 +125,13 @@ function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
   if (inv.sub === 'tag') return tagsChanged(inv).flatMap((t) => commitOf(repo, `refs/tags/${t}`) ?? []);
   const moves = refMoves(inv);
   if (moves.length) {
-    // deleted: what no other branch, tag or remote-tracking ref holds; moved: what the new value does not contain
+    // deleted: what no other branch, tag or remote-tracking ref holds; moved: what the new value does not contain (a new branch: none)
     const deleted = moves.filter((m) => m.to === null && commitOf(repo, m.ref)).map((m) => m.ref);
     const moved = moves.flatMap((m) => {
       const [old, to] = m.to === null ? [null, null] : [commitOf(repo, m.ref), commitOf(repo, m.to)];
       return old && to ? revList(repo, [old, `^${to}`]) : [];
     });
     return [...new Set([...(deleted.length ? revList(repo, onlyInArgs(deleted)) : []), ...moved])];
-  }
-  const forced = forceCreate(inv);
-  if (forced) {
-    // the commits of the branch as it is that <start> does not contain (none when the branch is new)
-    const old = commitOf(repo, `refs/heads/${forced.branch}`);
-    const start = commitOf(repo, forced.start);
-    return old && start ? revList(repo, [old, `^${start}`]) : [];
   }
   const head = commitOf(repo, 'HEAD');
   if (!head) return [];

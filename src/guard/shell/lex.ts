@@ -108,10 +108,10 @@ function readHereDoc(s: State, delim: string, strip: boolean): string {
   while (s.i < s.src.length) {
     let end = s.src.indexOf('\n', s.i);
     if (end < 0) end = s.src.length;
-    const line = s.src.slice(s.i, end);
+    const line = strip ? s.src.slice(s.i, end).replace(/^\t+/, '') : s.src.slice(s.i, end);
     s.i = end + 1;
-    if ((strip ? line.replace(/^\t+/, '') : line) === delim) break;
-    lines.push(strip ? line.replace(/^\t+/, '') : line);
+    if (line === delim) break;
+    lines.push(line);
   }
   return lines.length ? lines.join('\n') + '\n' : '';
 }
@@ -141,6 +141,11 @@ function readWord(s: State, home: string | null): Word {
   const raw = (t: string) => {
     text += t;
     pattern += t;
+  };
+  const literal = (body: string) => {
+    for (const ch of body) lit(ch);
+    // literal text holding a command substitution may still run it (`${x@P}`, arithmetic, eval): read as if it does
+    if (/\$\(|`/.test(body)) collectSubs(body, s.subs);
   };
   if (home !== null && src[s.i] === '~' && (s.i + 1 >= src.length || src[s.i + 1] === '/' || META.has(src[s.i + 1]))) {
     lit(home);
@@ -179,10 +184,7 @@ function readWord(s: State, home: string | null): Word {
     if (c === "'") {
       const end = src.indexOf("'", s.i + 1);
       const stop = end < 0 ? src.length : end;
-      const body = src.slice(s.i + 1, stop);
-      for (const ch of body) lit(ch);
-      // literal text holding a command substitution may still run it (`${x@P}`, arithmetic, eval): read as if it does
-      if (/\$\(|`/.test(body)) collectSubs(body, s.subs);
+      literal(src.slice(s.i + 1, stop));
       s.i = stop + 1;
       quoted = true;
       continue;
@@ -195,9 +197,7 @@ function readWord(s: State, home: string | null): Word {
     }
     if (c === '$' && src[s.i + 1] === "'") {
       s.i += 2;
-      const body = ansiC(s);
-      for (const ch of body) lit(ch);
-      if (/\$\(|`/.test(body)) collectSubs(body, s.subs);
+      literal(ansiC(s));
       quoted = true;
       continue;
     }
@@ -208,18 +208,11 @@ function readWord(s: State, home: string | null): Word {
       continue;
     }
     if (c === '$' || c === '`') {
-      raw(dollar(s, true));
+      raw(dollar(s));
       continue;
     }
-    if (GLOB.has(c)) {
-      glob = true;
-      text += c;
-      pattern += c;
-      s.i++;
-      continue;
-    }
-    text += c;
-    pattern += c;
+    if (GLOB.has(c)) glob = true;
+    raw(c);
     s.i++;
   }
   return { text, pattern, glob, quoted };
@@ -240,7 +233,7 @@ function readDouble(s: State, lit: (c: string) => void, raw: (t: string) => void
       continue;
     }
     if (c === '$' || c === '`') {
-      const t = dollar(s, true);
+      const t = dollar(s);
       // a lone `$` (before a space or the quote) is literal
       if (t === '$') lit('$');
       else raw(t);
@@ -252,7 +245,7 @@ function readDouble(s: State, lit: (c: string) => void, raw: (t: string) => void
 }
 
 /** A $…, ${…}, $(…), $((…)) or `…` expansion at s.i, as its text; command substitution bodies go to s.subs. */
-function dollar(s: State, collect: boolean): string {
+function dollar(s: State): string {
   const { src } = s;
   const from = s.i;
   if (src[s.i] === '`') {
@@ -263,7 +256,7 @@ function dollar(s: State, collect: boolean): string {
       else body += src[j];
     }
     s.i = Math.min(j + 1, src.length);
-    if (collect) s.subs.push(body);
+    s.subs.push(body);
     return src.slice(from, s.i);
   }
   const n = src[s.i + 1];
@@ -271,12 +264,12 @@ function dollar(s: State, collect: boolean): string {
     const end = closeParen(src, s.i + 3);
     const inner = src.slice(s.i + 3, end);
     s.i = Math.min(end + 2, src.length);
-    if (collect) collectSubs(inner, s.subs);
+    collectSubs(inner, s.subs);
     return src.slice(from, s.i);
   }
   if (n === '(') {
     const end = closeParen(src, s.i + 2);
-    if (collect) s.subs.push(src.slice(s.i + 2, end));
+    s.subs.push(src.slice(s.i + 2, end));
     s.i = Math.min(end + 1, src.length);
     return src.slice(from, s.i);
   }
@@ -291,7 +284,7 @@ function dollar(s: State, collect: boolean): string {
       else if (c === '}' && --depth === 0) break;
       else if ((c === '$' && src[j + 1] === '(') || c === '`') {
         const sub: State = { src, i: j, subs: s.subs };
-        dollar(sub, collect);
+        dollar(sub);
         j = sub.i - 1;
       }
     }
@@ -314,7 +307,7 @@ function collectSubs(text: string, subs: string[]): void {
   while (s.i < text.length) {
     const c = text[s.i];
     if (c === '\\') s.i += 2;
-    else if (c === '`' || (c === '$' && (text[s.i + 1] === '(' || text[s.i + 1] === '{'))) dollar(s, true);
+    else if (c === '`' || (c === '$' && (text[s.i + 1] === '(' || text[s.i + 1] === '{'))) dollar(s);
     else s.i++;
   }
 }
