@@ -36,3 +36,9 @@ export function statOr(p: string): Stats | undefined {
     return undefined;
   }
 }
+
+/** A file's identity and state (inode, mtime, size) without reading it: a file rewritten by a rename stamps anew. */
+export function fileStamp(f: string): string {
+  const s = statOr(f);
+  return s ? `${f}:${s.ino}:${s.mtimeMs}:${s.size}` : `${f}:-`;
+}

@@ -1,7 +1,6 @@
 // The configuration files git reads for a repository (includes aside), the one place they are named: one table, read
 // here and written into the sh front (configFilesSh, by scripts/front-words.mjs).
 import path from 'node:path';
-import { statOr } from '../read-file';
 import { userHome } from '../user-dirs';
 
 type ConfigScope = 'local' | 'worktree' | 'global' | 'system';
@@ -85,10 +84,4 @@ export function configFilesSh(name: string, each: string): string {
   }
   flush();
   return `${name}() { ${parts.join('; ')}; for f; do ${each} "$f" || return 1; done; }`;
-}
-
-/** A file's identity and state (inode, mtime, size) without reading it: a file git rewrote (lock and rename) stamps anew. */
-export function fileStamp(f: string): string {
-  const s = statOr(f);
-  return s ? `${f}:${s.ino}:${s.mtimeMs}:${s.size}` : `${f}:-`;
 }

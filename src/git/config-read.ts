@@ -3,7 +3,8 @@
 // rules (config.c); anything else is null, and git answers.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { configFiles, fileStamp } from './config-files';
+import { configFiles } from './config-files';
+import { fileStamp } from '../read-file';
 import { addValue } from './config-values';
 import type { Storage } from './storage';
 

@@ -1,6 +1,7 @@
 // Reads the git configuration a command needs in one process: handoff.* settings and the identity keys.
 import path from 'node:path';
-import { configFiles, fileStamp } from './config-files';
+import { configFiles } from './config-files';
+import { fileStamp } from '../read-file';
 import { configFile, readConfigInProcess } from './config-read';
 import { userHome } from '../user-dirs';
 import { addValue } from './config-values';

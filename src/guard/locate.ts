@@ -3,14 +3,14 @@
 import { lstatSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '../git/config';
-import { configFiles, fileStamp as stamp } from '../git/config-files';
+import { configFiles } from '../git/config-files';
 import { keyName } from '../config-keys';
 import { trustedRepository } from '../git/trust';
 import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
 import { userMac, userMacIfKeyed } from '../handoff/state/user-key';
 import { userCacheDir } from '../user-dirs';
-import { readTextOr, statOr } from '../read-file';
+import { fileStamp as stamp, readTextOr, statOr } from '../read-file';
 
 export interface Location {
   /** the worktree top */

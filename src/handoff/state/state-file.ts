@@ -1,7 +1,7 @@
 // Writing git-handoff's local state: never through a symlink, never into another user's file or directory, bounded.
 import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { readJsonOr, statOr } from '../../read-file';
+import { fileStamp, readJsonOr } from '../../read-file';
 import { encodeBranch, handoffDir, jsonLines, readFilesIn } from './paths';
 
 /** A write refused by the disk itself: full, over quota, or mounted read-only. */
@@ -105,15 +105,13 @@ export function writeState(file: string, data: string, root: string, exclusive =
   }
 }
 
-/** A cache, or a record to look at, as JSON: written whole when it can be; false when not (it costs only what it saves). */
 // each cache file as this process last read it, with the identity of that version (a write renames a new file in)
 const cacheReads = new Map<string, { id: string; value: any }>();
 
 /** A cache file's JSON (null: missing or not JSON), parsed again only when the file changed: several steps of one command read it. */
 export function readCache(file: string): any {
-  const st = statOr(file);
-  if (!st) return null;
-  const id = `${st.ino}.${st.size}.${st.mtimeMs}`;
+  const id = fileStamp(file);
+  if (id.endsWith(':-')) return null;
   const last = cacheReads.get(file);
   if (last?.id === id) return last.value;
   const value = readJsonOr(file);
@@ -121,6 +119,7 @@ export function readCache(file: string): any {
   return value;
 }
 
+/** A cache, or a record to look at, as JSON: written whole when it can be; false when not (it costs only what it saves). */
 export function writeCache(file: string, data: unknown, root: string): boolean {
   try {
     writeState(file, JSON.stringify(data) + '\n', root);
