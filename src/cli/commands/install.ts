@@ -28,10 +28,10 @@ import { ALL_RECORDS, PLUGIN_AGENTS, pluginOf } from '../../clients/records';
 import { wrapWords } from '../../terminal-text';
 
 
-function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
-  if (!list?.length) return undefined;
+function agentsOf(names: string[]): InstallOptions['agents'] {
+  if (!names.length) return undefined;
   const out = new Set<Agent>();
-  for (const a of list.flatMap((x) => String(x).split(','))) {
+  for (const a of names) {
     const agent = agentName(a);
     if (a === 'all') AGENTS.forEach((x) => out.add(x));
     else if (agent) out.add(agent);
@@ -93,14 +93,14 @@ function repoIfAny(): Repo | null {
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   personOnly(mode, []);
   const names = (a.agent ?? []).flatMap((x) => String(x).split(',')).filter(Boolean);
+  const mcp = names.map(mcpClientOf).filter((c): c is McpClientRecord => c !== null);
+  const agents = agentsOf(names.filter((n) => !mcpClientOf(n)));
+  const explicit = !!(a.hooks || agents || a.remote !== undefined || a.server);
   // a plain uninstall (everything) takes the server out of every MCP client's configuration too, before the install records go
-  const everything = mode === 'uninstall' && !names.length && !a.hooks && a.remote === undefined && !a.server && !a.plugin && !a.extension;
-  const mcp = everything ? [...MCP_CLIENTS] : names.map(mcpClientOf).filter((c): c is McpClientRecord => c !== null);
-  const hooked = names.filter((n) => !mcpClientOf(n));
-  const msgs = mcp.length && !(everything && openRepo().bare) ? mcpActions(a, mcp, mode, everything) : [];
+  const everything = mode === 'uninstall' && !explicit && !mcp.length && !a.plugin && !a.extension;
+  const msgs = mcp.length || (everything && !openRepo().bare) ? mcpActions(a, everything ? [...MCP_CLIENTS] : mcp, mode, everything) : [];
   // MCP clients alone: nothing else is installed or taken out (no hooks, no other agent)
-  if (mcp.length && !everything && !hooked.length && !a.hooks && a.remote === undefined && !a.server) return report(a, msgs);
-  report(a, [...msgs, ...(await actions({ ...a, agent: hooked.length ? hooked : undefined }, agentsOf(hooked), mode))]);
+  report(a, mcp.length && !explicit ? msgs : [...msgs, ...(await actions(a, agents, mode, explicit))]);
 }
 
 /** The MCP server added to (taken out of) each named MCP client's configuration; `quiet`: no line for a client without it. */
@@ -114,8 +114,7 @@ function mcpActions(a: Args, clients: McpClientRecord[], mode: 'install' | 'unin
 }
 
 /** What install or uninstall did, one message each. */
-async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install' | 'uninstall'): Promise<string[]> {
-  const explicit = a.hooks || agents || a.remote !== undefined || a.server;
+async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install' | 'uninstall', explicit: boolean): Promise<string[]> {
   const msgs: string[] = [];
   if (a.plugin || a.extension) {
     if (!agents?.length) throw new HandoffError('usage', 'plugin-needs-agent', `name the client: ${PLUGIN_AGENTS.map((x) => `--agent ${x} --${pluginOf(x).word}`).join(', or ')}`);
