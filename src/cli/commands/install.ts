@@ -5,10 +5,11 @@ import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
 import { USER_PLUGIN } from '../../clients/own-files';
 import { MCP_CLIENTS, mcpClientOf, mcpWired, type McpClientRecord } from '../../clients/mcp-clients';
-import { PROTECTION_HEADER, type ProtectionRow } from '../../clients/protections';
-import { doctorProtections } from '../../install/protections';
+import { PROTECTION_HEADER, protectionRows, type ProtectionRow, type SharedProtections } from '../../clients/protections';
+import { setting } from '../../config-keys';
+import { readConfig } from '../../git/config';
 import { loadMcpBundle } from './mcp';
-import { doctorAgents, guardCommand, installAgents, uninstallAgents, WIRING } from '../../install/agents';
+import { doctorAgents, guardCommand, installAgents, uninstallAgents, wiredAgents, WIRING } from '../../install/agents';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../clients/plugin-active';
 import { removeLocalState } from '../../install/local-state';
@@ -223,11 +224,22 @@ export const uninstallCommand = command({
   handler: (a) => run(a, 'uninstall'),
 });
 
-/** doctor's rows for the MCP clients wired here: each one's server asked for its tools (dist/mcp.cjs loaded only then). */
-function doctorMcp(repo: Repo): DoctorItem[] {
-  const top = repo.worktree;
-  const wired = top ? MCP_CLIENTS.filter((c) => mcpWired(c, top)) : [];
-  return top && wired.length ? loadMcpBundle().doctorMcpClients(wired, top) : [];
+/** What this repository has of the shared protections, read from doctor's own rows. */
+function sharedHere(repo: Repo, items: readonly DoctorItem[]): SharedProtections {
+  const off = !setting(readConfig(repo), 'guard');
+  // a client's guard does not hold here where one of its rows above (wiring, probe, trust gate) is broken
+  const broken = (client: string) => items.some((i) => i.status === 'broken' && (i.component === `agent ${client}` || i.component.startsWith(`agent ${client} `)));
+  const brokenHere = (client: string) => (broken(client) ? `no, not here: see the \`agent ${client}\` rows above` : null);
+  const guardHere = (client: string) => (off ? 'off here (git config handoff.guard off)' : brokenHere(client));
+  const hooks = items.filter((i) => i.component.startsWith('git hook '));
+  const on = hooks.filter((i) => i.status === 'ok' || i.status === 'chained').length;
+  const remote = items.some((i) => i.component.startsWith('remote '));
+  return {
+    gitHooks: on === hooks.length && on ? 'yes: installed here' : on ? 'partly: run `git handoff install --hooks`' : 'no: not installed here (`git handoff install --hooks`)',
+    server: remote ? 'unknown from here (`install --server` on the remote)' : 'no remote',
+    guardHere,
+    brokenHere,
+  };
 }
 
 /** doctor's second section: which protections hold in each client, or how to see them where no client is wired. */
@@ -244,13 +256,19 @@ export const doctorCommand = command({
   builder: (y) => y.option('all-clients', { type: 'boolean', describe: 'the table of protections for every client, not only those wired here' }),
   handler: (a) => {
     const repo = openRepo();
+    const top = repo.worktree;
+    const mcp = top ? MCP_CLIENTS.filter((c) => mcpWired(c, top)) : [];
+    // each wired MCP client's server asked for its tools (dist/mcp.cjs loaded only then)
+    const mcpItems = top && mcp.length ? loadMcpBundle().doctorMcpClients(mcp, top) : [];
     // a bare repository is a server: its receive check and remotes, not agent clients nobody runs there
     const items: DoctorItem[] = [
-      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorMcp(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
+      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...mcpItems, ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
       ...doctorFormat(repo),
     ];
     const bad = items.some((i) => i.status === 'broken');
-    const protections = doctorProtections(repo, items, !!a.allClients);
+    // the protections of the clients wired in this worktree (every client with --all-clients), with this repository's state
+    const wired = new Set<string>(top ? [...wiredAgents(top), ...mcp.map((c) => c.agent)] : []);
+    const protections = top ? protectionRows(sharedHere(repo, items), wired, !!a.allClients) : [];
     const data = { ok: !bad, items, protections: protections.map((row) => Object.fromEntries(PROTECTION_HEADER.map((h, n) => [h, row[n]]))) };
     answer(a.json, data, table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n' + protectionSection(repo, protections, !!a.allClients));
     if (bad) process.exitCode = 1;
