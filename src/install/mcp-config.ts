@@ -3,7 +3,7 @@
 // file back byte for byte while it is as install left it (install-record), else takes out only the server's entry;
 // doctor starts the server as the entry says and asks it for its tools. Bundled into dist/mcp.cjs: only a command
 // that names an MCP client, and doctor where one is wired, load it.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { HandoffError } from '../errors';
@@ -83,15 +83,10 @@ export function installMcpClient(c: McpClientRecord, o: McpInstall): string {
 
 export function uninstallMcpClient(c: McpClientRecord, o: McpInstall): string | null {
   const ours = (text: string) => (c.format === 'yaml' ? text.startsWith(yamlHead(c)) : entryOf(c, text) !== null);
+  const file = c.file(o.top);
   // changed since install: only the server's entry goes (git-handoff's own YAML file whole)
-  const unwire = (file: string) => {
-    const text = readFileSync(file, 'utf8');
-    if (!ours(text)) return null;
-    if (c.format === 'yaml') rmSync(file);
-    else writeFileSync(file, withoutEntry(file, text, c.format.json));
-    return `${file}: the MCP server "${MCP_SERVER_NAME}" taken out`;
-  };
-  return unwireFile(o.top, c.file(o.top), o.commonDir, unwire, ours);
+  const without = (text: string) => (c.format === 'yaml' ? '' : withoutEntry(file, text, c.format.json));
+  return unwireFile(o.top, file, o.commonDir, (text) => (ours(text) ? [without(text), `the MCP server "${MCP_SERVER_NAME}" taken out`] : null), ours);
 }
 
 interface McpEntry {

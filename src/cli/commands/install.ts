@@ -21,7 +21,7 @@ import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from 
 import { doctorSecrets } from '../../handoff/secrets/redact';
 import { doctorFormat } from '../../handoff/store/format';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
-import type { DoctorItem, InstallOptions } from '../../wiring';
+import type { DoctorItem } from '../../wiring';
 import { command, type GlobalArgs } from '../context';
 import { answer, table } from '../output';
 import { personOnly } from '../person-only';
@@ -29,7 +29,7 @@ import { ALL_RECORDS, PLUGIN_AGENTS, pluginOf } from '../../clients/records';
 import { wrapWords } from '../../terminal-text';
 
 
-function agentsOf(names: string[]): InstallOptions['agents'] {
+function agentsOf(names: string[]): Agent[] | undefined {
   if (!names.length) return undefined;
   const out = new Set<Agent>();
   for (const a of names) {
@@ -115,7 +115,7 @@ function mcpActions(a: Args, clients: McpClientRecord[], mode: 'install' | 'unin
 }
 
 /** What install or uninstall did, one message each. */
-async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install' | 'uninstall', explicit: boolean): Promise<string[]> {
+async function actions(a: Args, agents: Agent[] | undefined, mode: 'install' | 'uninstall', explicit: boolean): Promise<string[]> {
   const msgs: string[] = [];
   if (a.plugin || a.extension) {
     if (!agents?.length) throw new HandoffError('usage', 'plugin-needs-agent', `name the client: ${PLUGIN_AGENTS.map((x) => `--agent ${x} --${pluginOf(x).word}`).join(', or ')}`);
@@ -138,7 +138,7 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
     if (a.hooks || (a.hooks !== false && !repo.bare && (!explicit || agents))) msgs.push(...installHooksFor(repo, a.hooks || !agents ? null : agents));
     else if (agents && a.hooks === false) msgs.push(NO_HOOKS);
     if (agents) {
-      const wired = installAgents(repo, { agents, command: a.launcher });
+      const wired = installAgents(repo, agents, a.launcher);
       msgs.push(...wired, ...(a.private ? excludeWiring(repo, agents) : commitAdvice(wired)));
     }
     if (a.remote !== undefined) msgs.push(...(await installRemote(repo, a.remote)));
@@ -146,7 +146,7 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
     const all = !explicit;
     if (a.server || (all && repo.bare)) msgs.push(...(await uninstallServer(repo)));
     if (a.hooks || all) msgs.push(...uninstallHooks(repo));
-    if (agents || all) msgs.push(...uninstallAgents(repo, { agents: agents ?? [...AGENTS] }));
+    if (agents || all) msgs.push(...uninstallAgents(repo, agents ?? AGENTS));
     // the hooks install --agent brought go with the last such agent (hooks installed on their own stay, said so)
     if (agents && !a.hooks && a.hooks !== false) msgs.push(...uninstallHooksFor(repo, agents));
     if ((agents || all) && !repo.bare) msgs.push(...unexcludeWiring(repo));
