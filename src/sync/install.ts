@@ -21,30 +21,24 @@ export async function installRemote(repo: Repo, remote: string): Promise<string[
     throw new HandoffError('usage', 'unknown-remote', `no remote named "${remote}" (remotes: ${names.join(', ') || 'none'}); add it with \`git remote add ${remote} <url>\``, { remote });
   }
   const have = repo.localConfig(FETCH_KEYS).get(`remote.${remote}.fetch`) ?? [];
-  const out: string[] = [];
-  for (const spec of handoffRefspecs(remote)) {
-    if (have.includes(spec)) {
-      out.push(`remote ${remote}: fetch refspec ${spec} already there`);
-      continue;
-    }
+  return handoffRefspecs(remote).map((spec) => {
+    if (have.includes(spec)) return `remote ${remote}: fetch refspec ${spec} already there`;
     repo.changeLocalConfig(`remote.${remote}.fetch`, { add: spec });
-    out.push(`remote ${remote}: added fetch refspec ${spec}`);
-  }
-  return out;
+    return `remote ${remote}: added fetch refspec ${spec}`;
+  });
 }
 
 /** Removes exactly the refspecs installRemote adds, from R or from every remote. */
 export async function uninstallRemote(repo: Repo, remote?: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const name of remote ? [remote] : remoteNames(repo)) {
-    const have = repo.localConfig(FETCH_KEYS).get(`remote.${name}.fetch`) ?? [];
-    for (const spec of handoffRefspecs(name)) {
-      if (!have.includes(spec)) continue;
-      repo.changeLocalConfig(`remote.${name}.fetch`, { remove: spec });
-      out.push(`remote ${name}: removed fetch refspec ${spec}`);
-    }
-  }
-  return out;
+  const fetch = repo.localConfig(FETCH_KEYS);
+  return (remote ? [remote] : remoteNames(repo)).flatMap((name) =>
+    handoffRefspecs(name)
+      .filter((spec) => fetch.get(`remote.${name}.fetch`)?.includes(spec))
+      .map((spec) => {
+        repo.changeLocalConfig(`remote.${name}.fetch`, { remove: spec });
+        return `remote ${name}: removed fetch refspec ${spec}`;
+      }),
+  );
 }
 
 /** Where a plain hook that was there before goes; the stub runs it first, uninstall puts it back. */

@@ -13,7 +13,8 @@ import { doctorAgents, guardCommand, installAgents, uninstallAgents, wiredAgents
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../clients/plugin-active';
 import { removeLocalState } from '../../install/local-state';
-import { existsSync, fstatSync, statSync } from 'node:fs';
+import { existsSync, fstatSync } from 'node:fs';
+import { statOr } from '../../read-file';
 import path from 'node:path';
 import { excludeWiring, unexcludeWiring } from '../../install/private';
 import { checkPathInstallations } from '../../install/installations';
@@ -188,17 +189,9 @@ function outputIsWritten(msgs: string[]): string | null {
   // the lines name files from the top of the worktree; the command may run below it
   const bases: string[] = [];
   for (let d = process.cwd(); !bases.includes(d); d = path.dirname(d)) bases.push(d);
-  for (const m of msgs) {
-    const name = /^([^\s:][^:]*): /.exec(m)?.[1];
-    if (!name) continue;
-    for (const base of bases) {
-      try {
-        const st = statSync(path.resolve(base, name));
-        if (st.ino === out.ino && st.dev === out.dev) return name;
-      } catch {
-        // not a file there
-      }
-    }
+  for (const name of msgs.map((m) => /^([^\s:][^:]*): /.exec(m)?.[1]).filter((n) => n !== undefined)) {
+    const at = bases.map((base) => statOr(path.resolve(base, name)));
+    if (at.some((st) => st?.ino === out.ino && st.dev === out.dev)) return name;
   }
   return null;
 }
