@@ -147,7 +147,7 @@ async function actions(a: Args, agents: Agent[] | undefined, mode: 'install' | '
     const all = !explicit;
     if (a.server || (all && repo.bare)) msgs.push(...(await uninstallServer(repo)));
     if (a.hooks || all) msgs.push(...uninstallHooks(repo));
-    if (agents || all) msgs.push(...uninstallAgents(repo, agents ?? AGENTS));
+    if (agents || (all && !repo.bare)) msgs.push(...uninstallAgents(repo, agents ?? AGENTS));
     // the hooks install --agent brought go with the last such agent (hooks installed on their own stay, said so)
     if (agents && !a.hooks && a.hooks !== false) msgs.push(...uninstallHooksFor(repo, agents));
     if ((agents || all) && !repo.bare) msgs.push(...unexcludeWiring(repo));
