@@ -109,10 +109,10 @@ async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
 function mcpActions(a: Args, clients: McpClientRecord[], mode: 'install' | 'uninstall', quiet = false): string[] {
   const repo = openRepo();
   if (!repo.worktree) throw new HandoffError('usage', 'bare-repository', 'an MCP client serves a worktree; this repository is bare');
-  const o = { commonDir: repo.commonDir, top: repo.worktree, command: a.launcher ?? 'git-handoff' };
+  const top = repo.worktree;
   const { installMcpClient, uninstallMcpClient } = loadMcpBundle();
-  if (mode === 'install') return clients.map((c) => installMcpClient(c, o));
-  return clients.flatMap((c) => uninstallMcpClient(c, o) ?? (quiet ? [] : [`${c.file(o.top)}: no MCP server of git-handoff in it`]));
+  if (mode === 'install') return clients.map((c) => installMcpClient(c, top, repo.commonDir, a.launcher ?? 'git-handoff'));
+  return clients.flatMap((c) => uninstallMcpClient(c, top, repo.commonDir) ?? (quiet ? [] : [`${c.file(top)}: no MCP server of git-handoff in it`]));
 }
 
 /** What install or uninstall did, one message each. */
