@@ -152,32 +152,22 @@ export function uninstallPlugin(agent: Agent): string[] {
   return msgs.length || restored.length ? [...msgs, ...restored] : [`the git-handoff ${pluginOf(agent).word} is not installed in ${pluginOf(agent).title}`];
 }
 
+/** Removes `p` where it is there; the line that says so. */
+const removed = (p: string, why = ''): string[] => (existsSync(p) ? (rmSync(p, { recursive: true, force: true }), [`${p}: removed${why}`]) : []);
+
 function uninstallThrough(agent: Agent): string[] {
   const source = sourceOf(agent);
+  const msgs: string[] = [];
   if (pluginOf(agent).word === 'plugin') {
-    const msgs: string[] = [];
     if (hasCopy(agent)) msgs.push(`${agent} plugin uninstall: ${run(agent, ['plugin', 'uninstall', PLUGIN_ID, '--scope', 'user'])}`);
     const known = readJsonOr(path.join(claudeConfigDir(process.env), 'plugins', 'known_marketplaces.json'));
     if (known?.[PLUGIN_NAME]) msgs.push(`${agent} plugin marketplace remove: ${run(agent, ['plugin', 'marketplace', 'remove', PLUGIN_NAME])}`);
-    if (existsSync(source)) {
-      rmSync(source, { recursive: true, force: true });
-      msgs.push(`${source}: removed`);
-    }
     // Claude Code keeps a copy of each installed plugin, marked orphaned on uninstall: ours goes now
     const cache = path.join(claudeConfigDir(process.env), 'plugins', 'cache', PLUGIN_NAME);
-    if (existsSync(cache)) {
-      rmSync(cache, { recursive: true, force: true });
-      msgs.push(`${cache}: removed (Claude Code's copy of the plugin)`);
-    }
-    return msgs;
+    return [...msgs, ...removed(source), ...removed(cache, " (Claude Code's copy of the plugin)")];
   }
-  const msgs: string[] = [];
   if (hasCopy(agent)) msgs.push(`${agent} extensions uninstall: ${run(agent, ['extensions', 'uninstall', PLUGIN_NAME], '', existsSync(source) ? source : undefined)}`);
-  if (existsSync(source)) {
-    rmSync(source, { recursive: true, force: true });
-    msgs.push(`${source}: removed (the copy the extension was installed from)`);
-  }
-  return msgs;
+  return [...msgs, ...removed(source, ' (the copy the extension was installed from)')];
 }
 
 /** The guard command a plugin folder's hooks.json runs, with the client's root variable filled in. */
