@@ -1,7 +1,7 @@
 // Wiring for sync: the handoff fetch refspecs on a remote, and the receive-side check on a bare server, beside a hook
 // manager the server has already (gitolite: LOCAL_CODE/hooks/repo-specific/; a `$0.*` driver: one more `pre-receive.*`;
 // a `<hook>.d/` driver: an entry there). A manager's hook is never renamed.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from '../process';
 import { HandoffError } from '../errors';
@@ -10,7 +10,7 @@ import { remoteNames } from '../git/config';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import type { DoctorItem } from '../wiring';
 import { handoffRefspecs, resolveRemote } from './remote';
-import { readTextOr } from '../read-file';
+import { readTextOr, realpathOr } from '../read-file';
 
 const FETCH_KEYS = '^remote\\..*\\.fetch$';
 
@@ -176,12 +176,7 @@ function writeHook(file: string, text: string): void {
 
 /** gitolite manages this repository (its gl-conf, or hooks/update linked to gitolite's common hook). */
 function isGitolite(repo: Repo, hooks: string): boolean {
-  if (existsSync(path.join(repo.commonDir, 'gl-conf'))) return true;
-  try {
-    return /\.gitolite\/hooks\/common\/update$/.test(realpathSync(path.join(hooks, 'update')));
-  } catch {
-    return false;
-  }
+  return existsSync(path.join(repo.commonDir, 'gl-conf')) || /\.gitolite\/hooks\/common\/update$/.test(realpathOr(path.join(hooks, 'update')));
 }
 
 /** A pre-receive that dispatches on its own name (`$0.*`, `$(basename $0).d/*`): renaming it would make it run nothing. */
