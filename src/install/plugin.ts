@@ -74,9 +74,8 @@ const hasCopy = (agent: Agent) => pluginCopies(AGENT_CLIENT[agent], process.cwd(
 
 export function installPlugin(repo: Repo | null, agent: Agent): string[] {
   // what HOME holds before the client's installer runs (kept from the first install when one is on record)
-  const fresh = !recorded(agent);
-  if (fresh) saveSnapshot(agent);
-  const { file, snap, fp } = recorded(agent)!;
+  const earlier = recorded(agent);
+  const { file, snap, fp } = earlier ?? saveSnapshot(agent);
   try {
     const msgs = installThrough(repo, agent);
     // the fingerprint of everything the install created
@@ -85,7 +84,7 @@ export function installPlugin(repo: Repo | null, agent: Agent): string[] {
     return msgs;
   } catch (e) {
     // an install that failed before the client changed anything: its snapshot, and the empty folders it made, go
-    if (fresh) {
+    if (!earlier) {
       unlinkSync(file);
       removeEmptyCreated(snap, fp);
     }
@@ -293,7 +292,7 @@ function fingerprint(p: string): string {
 }
 
 /** What HOME holds now, saved before the client's installer runs. */
-function saveSnapshot(agent: Agent): void {
+function saveSnapshot(agent: Agent): Recorded {
   const file = snapshotFile(agent);
   const fp = footprint(agent);
   const snap: Snapshot = { entries: {}, files: {}, created: {} };
@@ -301,6 +300,7 @@ function saveSnapshot(agent: Agent): void {
   for (const f of fp.files) snap.files[f.file] = existsSync(f.file) ? readFileSync(f.file).toString('base64') : null;
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(snap));
+  return { file, snap, fp };
 }
 
 /** The paths in the parents that were not there before the first install (the snapshot itself aside). */
