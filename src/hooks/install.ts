@@ -17,7 +17,7 @@ const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;
 
 /** The launcher the stubs call: this process's bin/git-handoff (a symlink to it is kept as is). */
-export function defaultLauncher(): string {
+function defaultLauncher(): string {
   const argv1 = process.argv[1];
   if (argv1 && path.basename(argv1) === 'git-handoff' && existsSync(argv1)) return path.resolve(argv1);
   return path.resolve(__dirname, '..', 'bin', 'git-handoff');
@@ -39,7 +39,7 @@ export function stubText(launcher = defaultLauncher()): string {
 const exists = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 
 /** The launcher path a stub records, or null. */
-export function recordedLauncher(p: string): string | null {
+function recordedLauncher(p: string): string | null {
   const m = BIN_LINE.exec(readFileSync(p, 'utf8'));
   const v = m ? m[0].slice('GIT_HANDOFF_BIN='.length) : '';
   return v.length > 2 ? v.slice(1, -1).replace(/'\\''/g, "'") : null;
@@ -100,7 +100,7 @@ export function refreshStubs(repo: Repo): string[] {
 }
 
 /** Removes our stub (or the copy a hook manager kept as .old/.legacy) and puts the chained hook back. */
-export function uninstallStub(hooksDir: string, name: string): string {
+function uninstallStub(hooksDir: string, name: string): string {
   const hook = path.join(hooksDir, name);
   const chained = hook + CHAINED_SUFFIX;
   const at = [hook, ...MANAGER_SUFFIXES.map((s) => hook + s)].find(isStub);
@@ -114,7 +114,7 @@ export function uninstallStub(hooksDir: string, name: string): string {
 }
 
 /** Reports one hook: ok, chained, missing or broken. */
-export function stubStatus(hooksDir: string, name: string): DoctorItem {
+function stubStatus(hooksDir: string, name: string): DoctorItem {
   const component = `git hook ${name}`;
   const hook = path.join(hooksDir, name);
   const chained = hook + CHAINED_SUFFIX;
