@@ -23,7 +23,7 @@ export interface RewrittenFile {
   changedBy?: string;
 }
 
-/** Its wiring as a user-wide package (`install --agent <agent> --<word>`): src/install/plugin-folders.ts, plugin-restore.ts. */
+/** Its wiring as a user-wide package (`install --agent <agent> --<word>`): src/install/plugin-folders.ts, plugin.ts. */
 export interface PluginFacts {
   word: 'plugin' | 'extension';
   title: string;

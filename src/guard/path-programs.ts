@@ -23,7 +23,7 @@ function packageOf(from: string): string | null {
 
 let own: { root: string | null; bins: string[] } | undefined;
 /** The package this code runs from (dist/ when bundled, src/guard/ from the sources) and the command names it installs. */
-function ownPackage(): { root: string | null; bins: string[] } {
+export function ownPackage(): { root: string | null; bins: string[] } {
   if (own) return own;
   const root = packageOf(__dirname);
   const bin = root ? readJsonOr(path.join(root, 'package.json'))?.bin : null;
@@ -65,7 +65,7 @@ const RUN_BY_NAME = ['node', 'git', 'cat', 'cmp', 'date', 'readlink', 'stat'];
 export const pathProgramNames = (): string[] => [...ownPackage().bins, ...RUN_BY_NAME];
 
 /** A file with an execute bit, as a shell's PATH search takes one (the bits, not access(2): one stat). */
-const runnable = (f: string): boolean => {
+export const runnable = (f: string): boolean => {
   try {
     const st = statSync(f);
     return st.isFile() && (st.mode & 0o111) !== 0;

@@ -3,7 +3,7 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
-import { realpathOr } from '../read-file';
+import { readJsonOr, realpathOr } from '../read-file';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { shellQuote } from '../clients/event';
@@ -17,7 +17,7 @@ const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;
 
 /** The launcher the stubs call: this process's bin/git-handoff (a symlink to it is kept as is). */
-export function defaultLauncher(): string {
+function defaultLauncher(): string {
   const argv1 = process.argv[1];
   if (argv1 && path.basename(argv1) === 'git-handoff' && existsSync(argv1)) return path.resolve(argv1);
   return path.resolve(__dirname, '..', 'bin', 'git-handoff');
@@ -39,7 +39,7 @@ export function stubText(launcher = defaultLauncher()): string {
 const exists = (p: string) => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 
 /** The launcher path a stub records, or null. */
-export function recordedLauncher(p: string): string | null {
+function recordedLauncher(p: string): string | null {
   const m = BIN_LINE.exec(readFileSync(p, 'utf8'));
   const v = m ? m[0].slice('GIT_HANDOFF_BIN='.length) : '';
   return v.length > 2 ? v.slice(1, -1).replace(/'\\''/g, "'") : null;
@@ -100,7 +100,7 @@ export function refreshStubs(repo: Repo): string[] {
 }
 
 /** Removes our stub (or the copy a hook manager kept as .old/.legacy) and puts the chained hook back. */
-export function uninstallStub(hooksDir: string, name: string): string {
+function uninstallStub(hooksDir: string, name: string): string {
   const hook = path.join(hooksDir, name);
   const chained = hook + CHAINED_SUFFIX;
   const at = [hook, ...MANAGER_SUFFIXES.map((s) => hook + s)].find(isStub);
@@ -114,7 +114,7 @@ export function uninstallStub(hooksDir: string, name: string): string {
 }
 
 /** Reports one hook: ok, chained, missing or broken. */
-export function stubStatus(hooksDir: string, name: string): DoctorItem {
+function stubStatus(hooksDir: string, name: string): DoctorItem {
   const component = `git hook ${name}`;
   const hook = path.join(hooksDir, name);
   const chained = hook + CHAINED_SUFFIX;
@@ -145,23 +145,6 @@ export function stubStatus(hooksDir: string, name: string): DoctorItem {
   return { component, status: 'ok', detail: `installed in ${hooksDir}` };
 }
 
-export function installHooks(repo: Repo, launcher = defaultLauncher()): string[] {
-  if (repo.bare) throw new HandoffError('usage', 'bare-repository', 'a bare repository has no commits made in it: use `git handoff install --server` to hold pushes to the invariant');
-  const dir = repo.hooksDir();
-  // Refuse before touching anything when a hook cannot be chained.
-  for (const name of HOOK_NAMES) {
-    const hook = path.join(dir, name);
-    const chained = hook + CHAINED_SUFFIX;
-    if (!isStub(hook) && exists(hook) && exists(chained) && !sameFile(hook, chained)) throw chainOccupied(hook, chained);
-  }
-  const out = HOOK_NAMES.map((n) => installStub(dir, n, launcher));
-  const inside = (root: string | null) => !!root && !path.relative(root, dir).startsWith('..') && !path.isAbsolute(path.relative(root, dir));
-  if (!inside(repo.commonDir) && !inside(repo.worktree)) {
-    out.push(`note: core.hooksPath sends git to ${dir}, outside this repository: the stubs act in every repository that uses it`);
-  }
-  return out;
-}
-
 export function uninstallHooks(repo: Repo): string[] {
   // A bare repository's stubs are the server's (`install --server`): only `uninstall --server` removes them.
   if (repo.bare) return [];
@@ -174,12 +157,8 @@ export function uninstallHooks(repo: Repo): string[] {
 const agentsFile = (repo: Repo) => path.join(handoffDir(repo.commonDir), 'hooks-for-agents.json');
 
 function hooksForAgents(repo: Repo): string[] | null {
-  try {
-    const v = JSON.parse(readFileSync(agentsFile(repo), 'utf8'));
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null;
-  } catch {
-    return null;
-  }
+  const v = readJsonOr(agentsFile(repo));
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : null;
 }
 
 function writeHooksForAgents(repo: Repo, agents: string[]): void {
@@ -188,10 +167,22 @@ function writeHooksForAgents(repo: Repo, agents: string[]): void {
 }
 
 /** Installs the hooks for `install --agent` (`agents`) or on their own (`agents` null), keeping who wanted them. */
-export function installHooksFor(repo: Repo, agents: string[] | null, launcher = defaultLauncher()): string[] {
+export function installHooksFor(repo: Repo, agents: string[] | null): string[] {
+  if (repo.bare) throw new HandoffError('usage', 'bare-repository', 'a bare repository has no commits made in it: use `git handoff install --server` to hold pushes to the invariant');
   const before = hooksForAgents(repo);
-  const had = stubsIn(repo.hooksDir()).length === HOOK_NAMES.length;
-  const out = installHooks(repo, launcher);
+  const dir = repo.hooksDir();
+  const had = stubsIn(dir).length === HOOK_NAMES.length;
+  // Refuse before touching anything when a hook cannot be chained.
+  for (const name of HOOK_NAMES) {
+    const hook = path.join(dir, name);
+    const chained = hook + CHAINED_SUFFIX;
+    if (!isStub(hook) && exists(hook) && exists(chained) && !sameFile(hook, chained)) throw chainOccupied(hook, chained);
+  }
+  const out = HOOK_NAMES.map((n) => installStub(dir, n));
+  const inside = (root: string | null) => !!root && !path.relative(root, dir).startsWith('..') && !path.isAbsolute(path.relative(root, dir));
+  if (!inside(repo.commonDir) && !inside(repo.worktree)) {
+    out.push(`note: core.hooksPath sends git to ${dir}, outside this repository: the stubs act in every repository that uses it`);
+  }
   if (agents === null) rmSync(agentsFile(repo), { force: true });
   // hooks already there and not brought by an agent were installed on their own: they stay the person's
   else if (before !== null || !had) writeHooksForAgents(repo, [...(before ?? []), ...agents]);

@@ -1,28 +1,25 @@
 // `install --agent <client>`: merges `git-handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
 import { spawnSync } from '../process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
 import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
 import { installWrite } from '../handoff/state/install-record';
-import type { DoctorItem, InstallOptions } from '../wiring';
+import type { DoctorItem } from '../wiring';
 import { trustGateItems, trustGateSteps, trustNote } from '../clients/trust-gates';
-import { wrapWords } from '../terminal-text';
 import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from './sandbox';
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clients/names';
 import { matcherRoutes, PROBE_COMMAND, type ClientRecord } from '../clients/record';
-import { wordCut } from '../terminal-text';
+import { wordCut, wrapWords } from '../terminal-text';
 import { ALL_RECORDS, RECORDS, WIRING } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { pluginAnswers } from '../clients/plugin-active';
-import { installFiles, jsonText, readObject, strip, uninstallFiles, unwireFile, unwireJson, wiredFiles } from './native';
+import { installFiles, jsonText, jsonWithout, merged, readObject, strip, uninstallFiles, unwireFile, wiredFiles } from './native';
 import { withBlock, withoutBlock } from './marked-block';
 
-export type { Agent } from '../clients/names';
-export type { Wiring } from '../clients/wiring';
 export { WIRING };
 
 // `git-handoff-guard --client=<id>` (the sh front), `git-handoff guard [--client <id>]` (older installs, Windows, git handoff)
@@ -98,9 +95,8 @@ function removeSkill(root: string, dir: string | null | undefined, commonDir: st
   if (!dir) return null;
   const shown = `${dir}/handoff/SKILL.md`;
   const ours = (t: string) => t.startsWith(`---\n${SKILL_MARK}`);
-  const remove = (file: string) => (ours(readFileSync(file, 'utf8')) ? (rmSync(file), `${shown}: removed the handoff skill`) : null);
   // handoff/, skills/, then the client folder install made go too, each only once empty
-  return unwireFile(root, shown, commonDir, remove, ours);
+  return unwireFile(root, shown, commonDir, (t) => (ours(t) ? ['', 'removed the handoff skill'] : null), ours);
 }
 
 function top(repo: Repo): string {
@@ -135,13 +131,14 @@ export function guardCommand(launcher: string | undefined, client: string, front
   return `${quote(unquoted.replace(/git-handoff-guard$/, 'git-handoff'))} guard ${arg}`;
 }
 
-export function installAgents(repo: Repo, o: InstallOptions): string[] {
+/** `launcher`: the git-handoff the hooks run (`--launcher`), else the one on PATH. */
+export function installAgents(repo: Repo, agents: readonly Agent[], launcher: string | undefined): string[] {
   const root = top(repo);
   const msgs: string[] = [];
-  for (const agent of o.agents ?? []) {
+  for (const agent of agents) {
     const w = WIRING[agent];
     // the sh front where it serves the client (its record's front facts: src/clients/front.ts), else node's guard straight
-    const command = guardCommand(o.command, w.client, RECORDS[w.client].front !== null);
+    const command = guardCommand(launcher, w.client, RECORDS[w.client].front !== null);
     if (w.format === 'files') msgs.push(...installFiles(w, root, command, repo.commonDir));
     else msgs.push(...installSettings(repo, root, agent, w, command));
     // after each wiring: the startup note in its instructions file, the handoff skill, and the client's trust step
@@ -159,16 +156,11 @@ export function installAgents(repo: Repo, o: InstallOptions): string[] {
 /** A settings wiring: our hook groups merged into the client's settings file (the person's entries and key order kept). */
 function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, command: string): string[] {
   const file = path.join(root, w.settings);
-  const settings = readObject(file) ?? {};
-  const before = JSON.stringify(settings);
-  strip(settings, ['hooks'], isOurs);
-  settings.hooks ??= {};
-  for (const [event, groups] of Object.entries(settingsHooks(w, command))) settings.hooks[event] = [...(Array.isArray(settings.hooks[event]) ? settings.hooks[event] : []), ...groups];
+  const current = readObject(file);
+  const settings = merged(current, { at: ['hooks'], entries: settingsHooks(w, command) }, isOurs);
   // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
   const denied = !!RECORDS[w.client].sandbox && addDenies(settings, sandboxDenies(root, repo.commonDir));
-  // the keys where they were (strip took `hooks` out and it came back last): installing again changes nothing
-  keepKeyOrder(settings, Object.keys(JSON.parse(before)));
-  if (JSON.stringify(settings) === before) return [`${w.settings}: already wired (${agent})`];
+  if (JSON.stringify(settings) === JSON.stringify(current)) return [`${w.settings}: already wired (${agent})`];
   installWrite(repo.commonDir, file, jsonText(settings));
   return [wrapWords(`${w.settings}: wired \`${command}\` for ${Object.keys(w.events).join(', ')}`), ...(denied ? [sandboxNote(w.settings, root, repo.commonDir)] : [])];
 }
@@ -181,14 +173,6 @@ function installSnippet(file: string, shown: string, commonDir: string): string 
   return `${shown}: ${text.includes(SNIPPET_START) ? 'updated' : 'added'} the startup note`;
 }
 
-function uninstallSnippet(file: string, shown: string): string | null {
-  const next = withoutBlock(readFileSync(file, 'utf8'), SNIPPET_START, SNIPPET_END);
-  if (next === null) return null;
-  if (next.trim() === '') rmSync(file);
-  else writeFileSync(file, next);
-  return `${shown}: removed the startup note`;
-}
-
 /** Another client, wired here by git-handoff and not being uninstalled, that reads the same notes file or skill folder. */
 function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 'notes' | 'skills'): Agent | undefined {
   return (Object.keys(WIRING) as Agent[]).find((a) => {
@@ -197,32 +181,28 @@ function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 
   });
 }
 
-/** Puts `o`'s keys named in `order` first, in that order (the rest after, as they were). */
-function keepKeyOrder(o: Record<string, unknown>, order: string[]): void {
-  const all = [...order.filter((k) => Object.hasOwn(o, k)), ...Object.keys(o).filter((k) => !order.includes(k))];
-  const values = all.map((k) => [k, o[k]] as const);
-  for (const k of Object.keys(o)) delete o[k];
-  for (const [k, v] of values) o[k] = v;
-}
-
-export function uninstallAgents(repo: Repo, o: InstallOptions): string[] {
+export function uninstallAgents(repo: Repo, agents: readonly Agent[]): string[] {
   const root = top(repo);
   const msgs: string[] = [];
   const notesDone = new Set<string>();
-  for (const agent of o.agents ?? []) {
+  for (const agent of agents) {
     const w = WIRING[agent];
     const take = (settings: Record<string, any>) => strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
     if (w.format === 'files') msgs.push(...uninstallFiles(w, root, repo.commonDir));
     else {
-      const m = unwireFile(root, w.settings, repo.commonDir, (file) => unwireJson(file, w.settings, take));
+      const m = unwireFile(root, w.settings, repo.commonDir, jsonWithout(path.join(root, w.settings), take));
       if (m) msgs.push(m);
     }
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
-    const skill = sharedWith(root, agent, o.agents ?? [], 'skills') ? null : removeSkill(root, w.skills, repo.commonDir);
+    const skill = sharedWith(root, agent, agents, 'skills') ? null : removeSkill(root, w.skills, repo.commonDir);
     for (const m of [skill, removeSkill(root, w.formerSkills, repo.commonDir)]) if (m) msgs.push(m);
-    if (!notesDone.has(w.notes) && !sharedWith(root, agent, o.agents ?? [], 'notes')) {
+    if (!notesDone.has(w.notes) && !sharedWith(root, agent, agents, 'notes')) {
       notesDone.add(w.notes);
-      const m = unwireFile(root, w.notes, repo.commonDir, (file) => uninstallSnippet(file, w.notes), (t) => t.includes(SNIPPET_START));
+      const without = (t: string): [string, string] | null => {
+        const next = withoutBlock(t, SNIPPET_START, SNIPPET_END);
+        return next === null ? null : [next, 'removed the startup note'];
+      };
+      const m = unwireFile(root, w.notes, repo.commonDir, without, (t) => t.includes(SNIPPET_START));
       if (m) msgs.push(m);
     }
   }

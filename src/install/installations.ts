@@ -2,13 +2,11 @@
 // client runs with sh (Wiring.sh) reads `git-handoff-front` in, which reads in the first `git-handoff-guard` on PATH.
 // Two installations on PATH can make that pair come from two of them: an older front read in finds no node and exits
 // 127, and the client runs the call.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { ownPackage, runnable } from '../guard/path-programs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { readJsonOr, realpathOr } from '../read-file';
-
-/** The programs an installation puts on PATH (package.json's bin). */
-const PROGRAMS = ['git-handoff', 'git-handoff-guard', 'git-handoff-front', 'git-handoff-front-split'];
 
 interface Installation {
   /** the installation's folder (the one holding bin/ and dist/), symlinks followed */
@@ -19,15 +17,6 @@ interface Installation {
   /** the copy running this command */
   self: boolean;
 }
-
-const isProgram = (file: string) => {
-  try {
-    const st = statSync(file);
-    return st.isFile() && (st.mode & 0o111) !== 0;
-  } catch {
-    return false;
-  }
-};
 
 /** The folder of the installation a program belongs to: its bin/'s parent, symlinks (npm link, npm install -g) followed. */
 const rootOf = (file: string): string => path.dirname(path.dirname(realpathOr(file)));
@@ -45,7 +34,8 @@ export function checkPathInstallations(readsFrontIn: boolean): string[] {
   const first = new Map<string, string>();
   const self = realpathOr(path.resolve(__dirname, '..'));
   for (const dir of (process.env.PATH ?? '').split(':').filter((d) => path.isAbsolute(d))) {
-    for (const p of PROGRAMS.filter((q) => isProgram(path.join(dir, q)))) {
+    // the programs an installation puts on PATH (package.json's bin)
+    for (const p of ownPackage().bins.filter((q) => runnable(path.join(dir, q)))) {
       const file = path.join(dir, p);
       if (!first.has(p)) first.set(p, file);
       const root = rootOf(file);

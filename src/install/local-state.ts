@@ -1,7 +1,8 @@
 // What a plain `uninstall` does with git-handoff's state in a repository: the transient state the guard and the
 // commands made (leases, ledger, lineage, guard state, caches) goes; handoffs and the loss record are the user's
 // and stay, said so — unless no handoff was ever written here, when the record (of nothing) goes too.
-import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { removeEmptyUp } from '../clients/own-files';
 import path from 'node:path';
 import { moveRefs, type RefOp } from '../handoff/store/tx';
 import { removeEmptyRecord } from '../handoff/store/tx/record-step';
@@ -83,13 +84,8 @@ export function removeLocalState(repo: Storage, inUse: string | null): string[] 
     );
   }
   // the folder itself, when nothing is left in it
-  for (const d of [path.join(dir, 'installed'), dir]) {
-    try {
-      if (readdirSync(d).length === 0) rmdirSync(d);
-    } catch {
-      /* not there */
-    }
-  }
+  removeEmptyUp(path.join(dir, 'installed'), dir);
+  removeEmptyUp(dir, repo.commonDir);
   return msgs;
 }
 

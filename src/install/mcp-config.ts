@@ -3,7 +3,7 @@
 // file back byte for byte while it is as install left it (install-record), else takes out only the server's entry;
 // doctor starts the server as the entry says and asks it for its tools. Bundled into dist/mcp.cjs: only a command
 // that names an MCP client, and doctor where one is wired, load it.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { HandoffError } from '../errors';
@@ -11,21 +11,12 @@ import { installWrite } from '../handoff/state/install-record';
 import { yamlParser } from '../yaml';
 import { MCP_SERVER_NAME, type McpClientRecord } from '../clients/mcp-clients';
 import { unwireFile } from './native';
+import { readTextOr } from '../read-file';
 import { spawnSync } from '../process';
 import type { DoctorItem } from '../wiring';
 
-export interface McpInstall {
-  commonDir: string;
-  /** the repository's top: the server runs there (`-C <top> mcp`) */
-  top: string;
-  /** the git-handoff executable the client starts */
-  command: string;
-}
-
 /** The first line of git-handoff's own YAML file: how it came and how it goes. */
 const yamlHead = (c: McpClientRecord) => `# ${MCP_SERVER_NAME}: written by \`git handoff install --agent ${c.agent}\`; \`git handoff uninstall --agent ${c.agent}\` removes it\n`;
-
-const argsOf = (o: McpInstall) => ['-C', o.top, 'mcp'];
 
 /** The configuration's tree; a file that is not a JSON object (comments allowed) stops install with the way on. */
 function treeOf(file: string, text: string): Node {
@@ -63,35 +54,30 @@ function withoutEntry(file: string, text: string, key: string): string {
 }
 
 /** The text install writes: the person's file with the server's entry, or git-handoff's own YAML block. */
-function wanted(c: McpClientRecord, file: string, o: McpInstall): string {
-  const args = argsOf(o);
+function wanted(c: McpClientRecord, file: string, entry: { command: string; args: string[] }): string {
   if (c.format === 'yaml') {
     const list = (xs: string[]) => `[${xs.map((x) => JSON.stringify(x)).join(', ')}]`;
-    return `${yamlHead(c)}name: ${MCP_SERVER_NAME}\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: ${MCP_SERVER_NAME}\n    command: ${JSON.stringify(o.command)}\n    args: ${list(args)}\n`;
+    return `${yamlHead(c)}name: ${MCP_SERVER_NAME}\nversion: 0.0.1\nschema: v1\nmcpServers:\n  - name: ${MCP_SERVER_NAME}\n    command: ${JSON.stringify(entry.command)}\n    args: ${list(entry.args)}\n`;
   }
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  return withEntry(file, text, c.format.json, { command: o.command, args });
+  return withEntry(file, readTextOr(file) ?? '', c.format.json, entry);
 }
 
-export function installMcpClient(c: McpClientRecord, o: McpInstall): string {
-  const file = c.file(o.top);
-  const text = wanted(c, file, o);
-  if (existsSync(file) && readFileSync(file, 'utf8') === text) return `${file}: ${c.title} already starts \`git handoff mcp\``;
-  installWrite(o.commonDir, file, text);
-  return `${file}: ${c.title} starts \`${o.command} ${argsOf(o).join(' ')}\` (MCP server "${MCP_SERVER_NAME}"); restart ${c.title} to load it`;
+/** The client starts `command` (the git-handoff executable) as the server of the repository at `top` (`-C <top> mcp`). */
+export function installMcpClient(c: McpClientRecord, top: string, commonDir: string, command: string): string {
+  const file = c.file(top);
+  const entry = { command, args: ['-C', top, 'mcp'] };
+  const text = wanted(c, file, entry);
+  if (readTextOr(file) === text) return `${file}: ${c.title} already starts \`git handoff mcp\``;
+  installWrite(commonDir, file, text);
+  return `${file}: ${c.title} starts \`${command} ${entry.args.join(' ')}\` (MCP server "${MCP_SERVER_NAME}"); restart ${c.title} to load it`;
 }
 
-export function uninstallMcpClient(c: McpClientRecord, o: McpInstall): string | null {
+export function uninstallMcpClient(c: McpClientRecord, top: string, commonDir: string): string | null {
   const ours = (text: string) => (c.format === 'yaml' ? text.startsWith(yamlHead(c)) : entryOf(c, text) !== null);
+  const file = c.file(top);
   // changed since install: only the server's entry goes (git-handoff's own YAML file whole)
-  const unwire = (file: string) => {
-    const text = readFileSync(file, 'utf8');
-    if (!ours(text)) return null;
-    if (c.format === 'yaml') rmSync(file);
-    else writeFileSync(file, withoutEntry(file, text, c.format.json));
-    return `${file}: the MCP server "${MCP_SERVER_NAME}" taken out`;
-  };
-  return unwireFile(o.top, c.file(o.top), o.commonDir, unwire, ours);
+  const without = (text: string) => (c.format === 'yaml' ? '' : withoutEntry(file, text, c.format.json));
+  return unwireFile(top, file, commonDir, (text) => (ours(text) ? [without(text), `the MCP server "${MCP_SERVER_NAME}" taken out`] : null), ours);
 }
 
 interface McpEntry {

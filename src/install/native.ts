@@ -14,9 +14,10 @@ import { GUARD_TEXT, type JsonHooks, type WiredFile, type Wiring } from '../clie
 const holdsGuard = (v: unknown): boolean => firstGuard(v) !== null;
 
 /** A JSON file's object (null: no file; {} an empty one); one that is not a JSON object stops install with the way on. */
-export function readObject(file: string): Record<string, any> | null {
-  if (!existsSync(file)) return null;
-  const text = readFileSync(file, 'utf8');
+export const readObject = (file: string): Record<string, any> | null => (existsSync(file) ? objectIn(file, readFileSync(file, 'utf8')) : null);
+
+/** The JSON object in `file`'s `text` (readObject). */
+function objectIn(file: string, text: string): Record<string, any> {
   if (text.trim() === '') return {};
   try {
     const j = JSON.parse(text);
@@ -76,15 +77,27 @@ export function dropEmpty(value: Record<string, any>, at: readonly string[]): vo
   }
 }
 
-/** A hooks file's value with git-handoff's entries as `json` says (any earlier ones taken out first). */
-function merged(current: Record<string, any> | null, json: JsonHooks): Record<string, any> {
+/**
+ * A hooks file's value with git-handoff's entries as `json` says (any earlier ones, as `ours` tells them, taken out
+ * first), its keys where they were: installing again changes nothing.
+ */
+export function merged(current: Record<string, any> | null, json: JsonHooks, ours = holdsGuard): Record<string, any> {
   // what the format needs (Cursor's version) is added where missing; a value already there stays where it is
   const value = current === null ? structuredClone(json.base ?? {}) : structuredClone(current);
   for (const [k, v] of Object.entries(json.base ?? {})) if (!(k in value)) value[k] = structuredClone(v);
-  strip(value, json.at);
+  strip(value, json.at, ours);
   const events = eventsAt(value, json.at, true)!;
   for (const [event, entries] of Object.entries(json.entries)) events[event] = [...(Array.isArray(events[event]) ? events[event] : []), ...entries];
+  keepKeyOrder(value, Object.keys(current ?? {}));
   return value;
+}
+
+/** Puts `o`'s keys named in `order` first, in that order (the rest after, as they were). */
+function keepKeyOrder(o: Record<string, unknown>, order: string[]): void {
+  const all = [...order.filter((k) => Object.hasOwn(o, k)), ...Object.keys(o).filter((k) => !order.includes(k))];
+  const values = all.map((k) => [k, o[k]] as const);
+  for (const k of Object.keys(o)) delete o[k];
+  for (const [k, v] of values) o[k] = v;
 }
 
 /** A JSON file's text as install writes it. */
@@ -112,46 +125,49 @@ export function installFiles(w: Wiring, root: string, command: string, commonDir
   return w.files!(command, root).map((f) => installFile(root, f, commonDir, w.client, command));
 }
 
+/** A file's text with git-handoff's part taken out ('': nothing else is left) and what that did; null: nothing of ours there. */
+type Unwired = [text: string, said: string] | null;
+
 /**
- * Uninstall of a file install wired: back byte for byte while it is as install left it, else `unwire` takes git-handoff's
+ * Uninstall of a file install wired: back byte for byte while it is as install left it, else `without` takes git-handoff's
  * part out of it as it is now (`ours`: what holds git-handoff's part); the folders install made go once empty. What it did, or null.
  */
-export function unwireFile(root: string, shown: string, commonDir: string, unwire: (file: string) => string | null, ours = (t: string) => GUARD_TEXT.test(t)): string | null {
+export function unwireFile(root: string, shown: string, commonDir: string, without: (text: string) => Unwired, ours = (t: string) => GUARD_TEXT.test(t)): string | null {
   // `shown`: the file's path from the worktree's top, or an absolute one (a client's configuration outside it)
   const file = path.resolve(root, shown);
   const undone = restoreOriginal(commonDir, file, (t) => !ours(t));
+  const text = undone ? null : readTextOr(file);
+  const unwired = text === null ? null : without(text);
+  if (unwired && unwired[0].trim() === '') rmSync(file);
+  else if (unwired && unwired[0] !== text) writeFileSync(file, unwired[0]);
   const back = undone === 'deleted' ? 'deleted (install created it)' : 'restored as it was before install (byte for byte)';
-  const m = undone ? `${shown}: ${back}` : existsSync(file) ? unwire(file) : null;
+  const m = undone ? `${shown}: ${back}` : unwired && `${shown}: ${unwired[1]}`;
   if (m) removeEmptyUp(path.dirname(file), root);
   return m;
 }
 
-/**
- * Takes git-handoff's entries out of a JSON file (`take`: how many it took), keeping the rest; the file goes once
- * nothing is left. What it did, or null where nothing of ours was there.
- */
-export function unwireJson(file: string, shown: string, take: (value: Record<string, any>) => number): string | null {
-  let value: Record<string, any> | null;
-  try {
-    value = readObject(file);
-  } catch (e) {
-    return `${shown}: left as it is (${(e as Error).message})`;
-  }
-  const n = value ? take(value) : 0;
-  if (!value || n === 0) return null;
-  if (Object.keys(value).length === 0) rmSync(file);
-  else writeFileSync(file, jsonText(value));
-  return `${shown}: removed ${n} git-handoff hook(s)`;
-}
+/** unwireFile's `without` for a JSON file: git-handoff's entries taken out (`take`: how many it took), the rest kept. */
+export const jsonWithout =
+  (file: string, take: (value: Record<string, any>) => number) =>
+  (text: string): Unwired => {
+    let value: Record<string, any>;
+    try {
+      value = objectIn(file, text);
+    } catch (e) {
+      return [text, `left as it is (${(e as Error).message})`];
+    }
+    const n = take(value);
+    return n ? [Object.keys(value).length ? jsonText(value) : '', `removed ${n} git-handoff hook(s)`] : null;
+  };
 
 /** `uninstall --agent` for a wiring of files: each file back as it was, or git-handoff's part of it taken out. */
 export function uninstallFiles(w: Wiring, root: string, commonDir: string): string[] {
   const msgs: string[] = [];
   for (const f of w.files!('', root)) {
     // git-handoff's own file (a hook script, a plugin module) goes whole; a hooks file keeps the person's entries
-    const unwire = (file: string) =>
-      f.json ? unwireJson(file, f.file, (value) => strip(value, f.json!.at)) : GUARD_TEXT.test(readFileSync(file, 'utf8')) ? (rmSync(file), `${f.file}: removed`) : null;
-    const m = unwireFile(root, f.file, commonDir, unwire);
+    const file = path.join(root, f.file);
+    const without = f.json ? jsonWithout(file, (value) => strip(value, f.json!.at)) : (t: string): Unwired => (GUARD_TEXT.test(t) ? ['', 'removed'] : null);
+    const m = unwireFile(root, f.file, commonDir, without);
     if (m) msgs.push(m);
   }
   return msgs;

@@ -1,6 +1,7 @@
 // `install --agent … --private`: the wiring install wrote kept out of the repository's history and `git status`
 // by lines in <git-common-dir>/info/exclude (never .gitignore, which is shared); uninstall takes them out again.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { readTextOr } from '../read-file';
 import path from 'node:path';
 import type { Agent } from '../clients/names';
 import { WIRING } from '../clients/records';
@@ -33,11 +34,10 @@ export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
   const tracked = new Set(repo.trackedPaths(paths.map((p) => `:(top)${p.slice(1)}`)).map((f) => `/${f}`));
   const hidden = paths.filter((p) => ![...tracked].some((t) => t === p || t.startsWith(p)));
   const file = excludeFile(repo);
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const text = readTextOr(file) ?? '';
   const lines = [...new Set([...blockLines(text, START, END), ...hidden])];
   const msgs: string[] = [];
   if (lines.length) {
-    mkdirSync(path.dirname(file), { recursive: true });
     // the bytes before the first install are kept, so uninstall gives them back exactly
     installWrite(repo.commonDir, file, withBlock(text, [START, ...lines, END].join('\n'), START, END));
     msgs.push(`.git/info/exclude: ${hidden.map((p) => p.slice(1)).join(', ')} kept out of git status and history (this clone only)`);
@@ -49,8 +49,8 @@ export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
 /** Takes install --private's lines out of info/exclude, leaving the rest of the file as it was. */
 export function unexcludeWiring(repo: Repo): string[] {
   const file = excludeFile(repo);
-  if (!existsSync(file)) return [];
-  const next = withoutBlock(readFileSync(file, 'utf8'), START, END);
+  const text = readTextOr(file);
+  const next = text === null ? null : withoutBlock(text, START, END);
   if (next === null) return [];
   if (!restoreOriginal(repo.commonDir, file, (t) => !t.includes(START))) writeFileSync(file, next);
   return ['.git/info/exclude: removed the lines install --private added'];

@@ -1,7 +1,7 @@
 // Wiring for sync: the handoff fetch refspecs on a remote, and the receive-side check on a bare server, beside a hook
 // manager the server has already (gitolite: LOCAL_CODE/hooks/repo-specific/; a `$0.*` driver: one more `pre-receive.*`;
 // a `<hook>.d/` driver: an entry there). A manager's hook is never renamed.
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, realpathSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, readdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from '../process';
 import { HandoffError } from '../errors';
@@ -10,7 +10,7 @@ import { remoteNames } from '../git/config';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX } from '../handoff/store/names';
 import type { DoctorItem } from '../wiring';
 import { handoffRefspecs, resolveRemote } from './remote';
-import { readTextOr } from '../read-file';
+import { readTextOr, realpathOr } from '../read-file';
 
 const FETCH_KEYS = '^remote\\..*\\.fetch$';
 
@@ -21,30 +21,24 @@ export async function installRemote(repo: Repo, remote: string): Promise<string[
     throw new HandoffError('usage', 'unknown-remote', `no remote named "${remote}" (remotes: ${names.join(', ') || 'none'}); add it with \`git remote add ${remote} <url>\``, { remote });
   }
   const have = repo.localConfig(FETCH_KEYS).get(`remote.${remote}.fetch`) ?? [];
-  const out: string[] = [];
-  for (const spec of handoffRefspecs(remote)) {
-    if (have.includes(spec)) {
-      out.push(`remote ${remote}: fetch refspec ${spec} already there`);
-      continue;
-    }
+  return handoffRefspecs(remote).map((spec) => {
+    if (have.includes(spec)) return `remote ${remote}: fetch refspec ${spec} already there`;
     repo.changeLocalConfig(`remote.${remote}.fetch`, { add: spec });
-    out.push(`remote ${remote}: added fetch refspec ${spec}`);
-  }
-  return out;
+    return `remote ${remote}: added fetch refspec ${spec}`;
+  });
 }
 
 /** Removes exactly the refspecs installRemote adds, from R or from every remote. */
 export async function uninstallRemote(repo: Repo, remote?: string): Promise<string[]> {
-  const out: string[] = [];
-  for (const name of remote ? [remote] : remoteNames(repo)) {
-    const have = repo.localConfig(FETCH_KEYS).get(`remote.${name}.fetch`) ?? [];
-    for (const spec of handoffRefspecs(name)) {
-      if (!have.includes(spec)) continue;
-      repo.changeLocalConfig(`remote.${name}.fetch`, { remove: spec });
-      out.push(`remote ${name}: removed fetch refspec ${spec}`);
-    }
-  }
-  return out;
+  const fetch = repo.localConfig(FETCH_KEYS);
+  return (remote ? [remote] : remoteNames(repo)).flatMap((name) =>
+    handoffRefspecs(name)
+      .filter((spec) => fetch.get(`remote.${name}.fetch`)?.includes(spec))
+      .map((spec) => {
+        repo.changeLocalConfig(`remote.${name}.fetch`, { remove: spec });
+        return `remote ${name}: removed fetch refspec ${spec}`;
+      }),
+  );
 }
 
 /** Where a plain hook that was there before goes; the stub runs it first, uninstall puts it back. */
@@ -182,12 +176,7 @@ function writeHook(file: string, text: string): void {
 
 /** gitolite manages this repository (its gl-conf, or hooks/update linked to gitolite's common hook). */
 function isGitolite(repo: Repo, hooks: string): boolean {
-  if (existsSync(path.join(repo.commonDir, 'gl-conf'))) return true;
-  try {
-    return /\.gitolite\/hooks\/common\/update$/.test(realpathSync(path.join(hooks, 'update')));
-  } catch {
-    return false;
-  }
+  return existsSync(path.join(repo.commonDir, 'gl-conf')) || /\.gitolite\/hooks\/common\/update$/.test(realpathOr(path.join(hooks, 'update')));
 }
 
 /** A pre-receive that dispatches on its own name (`$0.*`, `$(basename $0).d/*`): renaming it would make it run nothing. */

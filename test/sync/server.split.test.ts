@@ -84,6 +84,10 @@ quickDescribe('install --server', () => {
     await ok(bare, ['uninstall', '--server']);
     expect(readFileSync(path.join(hooks, 'pre-receive'), 'utf8')).toBe(original);
     expect(existsSync(path.join(hooks, 'pre-receive.pre-handoff'))).toBe(false);
+    // a plain uninstall (everything) in the bare repository takes the check out too, and gives the hook back
+    await ok(bare, ['install', '--server']);
+    expect((await ok(bare, ['uninstall'])).stdout).toContain('server: previous pre-receive hook restored');
+    expect(readFileSync(path.join(hooks, 'pre-receive'), 'utf8')).toBe(original);
     expect((await a.cli(['install', '--server'])).exitCode).toBe(2);
   });
 

@@ -5,14 +5,16 @@ import { HandoffError } from '../../errors';
 import { openRepo, type Repo } from '../../git/repo';
 import { USER_PLUGIN } from '../../clients/own-files';
 import { MCP_CLIENTS, mcpClientOf, mcpWired, type McpClientRecord } from '../../clients/mcp-clients';
-import { PROTECTION_HEADER, type ProtectionRow } from '../../clients/protections';
-import { doctorProtections } from '../../install/protections';
+import { PROTECTION_HEADER, protectionRows, type ProtectionRow, type SharedProtections } from '../../clients/protections';
+import { setting } from '../../config-keys';
+import { readConfig } from '../../git/config';
 import { loadMcpBundle } from './mcp';
-import { doctorAgents, guardCommand, installAgents, uninstallAgents, WIRING } from '../../install/agents';
+import { doctorAgents, guardCommand, installAgents, uninstallAgents, wiredAgents, WIRING } from '../../install/agents';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../clients/plugin-active';
 import { removeLocalState } from '../../install/local-state';
-import { existsSync, fstatSync, statSync } from 'node:fs';
+import { existsSync, fstatSync } from 'node:fs';
+import { statOr } from '../../read-file';
 import path from 'node:path';
 import { excludeWiring, unexcludeWiring } from '../../install/private';
 import { checkPathInstallations } from '../../install/installations';
@@ -20,7 +22,7 @@ import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from 
 import { doctorSecrets } from '../../handoff/secrets/redact';
 import { doctorFormat } from '../../handoff/store/format';
 import { doctorSync, installRemote, installServer, uninstallRemote, uninstallServer } from '../../sync/install';
-import type { DoctorItem, InstallOptions } from '../../wiring';
+import type { DoctorItem } from '../../wiring';
 import { command, type GlobalArgs } from '../context';
 import { answer, table } from '../output';
 import { personOnly } from '../person-only';
@@ -28,10 +30,10 @@ import { ALL_RECORDS, PLUGIN_AGENTS, pluginOf } from '../../clients/records';
 import { wrapWords } from '../../terminal-text';
 
 
-function agentsOf(list: string[] | undefined): InstallOptions['agents'] {
-  if (!list?.length) return undefined;
+function agentsOf(names: string[]): Agent[] | undefined {
+  if (!names.length) return undefined;
   const out = new Set<Agent>();
-  for (const a of list.flatMap((x) => String(x).split(','))) {
+  for (const a of names) {
     const agent = agentName(a);
     if (a === 'all') AGENTS.forEach((x) => out.add(x));
     else if (agent) out.add(agent);
@@ -93,29 +95,28 @@ function repoIfAny(): Repo | null {
 async function run(a: Args, mode: 'install' | 'uninstall'): Promise<void> {
   personOnly(mode, []);
   const names = (a.agent ?? []).flatMap((x) => String(x).split(',')).filter(Boolean);
+  const mcp = names.map(mcpClientOf).filter((c): c is McpClientRecord => c !== null);
+  const agents = agentsOf(names.filter((n) => !mcpClientOf(n)));
+  const explicit = !!(a.hooks || agents || a.remote !== undefined || a.server);
   // a plain uninstall (everything) takes the server out of every MCP client's configuration too, before the install records go
-  const everything = mode === 'uninstall' && !names.length && !a.hooks && a.remote === undefined && !a.server && !a.plugin && !a.extension;
-  const mcp = everything ? [...MCP_CLIENTS] : names.map(mcpClientOf).filter((c): c is McpClientRecord => c !== null);
-  const hooked = names.filter((n) => !mcpClientOf(n));
-  const msgs = mcp.length && !(everything && openRepo().bare) ? mcpActions(a, mcp, mode, everything) : [];
+  const everything = mode === 'uninstall' && !explicit && !mcp.length && !a.plugin && !a.extension;
+  const msgs = mcp.length || (everything && !openRepo().bare) ? mcpActions(a, everything ? [...MCP_CLIENTS] : mcp, mode, everything) : [];
   // MCP clients alone: nothing else is installed or taken out (no hooks, no other agent)
-  if (mcp.length && !everything && !hooked.length && !a.hooks && a.remote === undefined && !a.server) return report(a, msgs);
-  report(a, [...msgs, ...(await actions({ ...a, agent: hooked.length ? hooked : undefined }, agentsOf(hooked), mode))]);
+  report(a, mcp.length && !explicit ? msgs : [...msgs, ...(await actions(a, agents, mode, explicit))]);
 }
 
 /** The MCP server added to (taken out of) each named MCP client's configuration; `quiet`: no line for a client without it. */
 function mcpActions(a: Args, clients: McpClientRecord[], mode: 'install' | 'uninstall', quiet = false): string[] {
   const repo = openRepo();
   if (!repo.worktree) throw new HandoffError('usage', 'bare-repository', 'an MCP client serves a worktree; this repository is bare');
-  const o = { commonDir: repo.commonDir, top: repo.worktree, command: a.launcher ?? 'git-handoff' };
+  const top = repo.worktree;
   const { installMcpClient, uninstallMcpClient } = loadMcpBundle();
-  if (mode === 'install') return clients.map((c) => installMcpClient(c, o));
-  return clients.flatMap((c) => uninstallMcpClient(c, o) ?? (quiet ? [] : [`${c.file(o.top)}: no MCP server of git-handoff in it`]));
+  if (mode === 'install') return clients.map((c) => installMcpClient(c, top, repo.commonDir, a.launcher ?? 'git-handoff'));
+  return clients.flatMap((c) => uninstallMcpClient(c, top, repo.commonDir) ?? (quiet ? [] : [`${c.file(top)}: no MCP server of git-handoff in it`]));
 }
 
 /** What install or uninstall did, one message each. */
-async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install' | 'uninstall'): Promise<string[]> {
-  const explicit = a.hooks || agents || a.remote !== undefined || a.server;
+async function actions(a: Args, agents: Agent[] | undefined, mode: 'install' | 'uninstall', explicit: boolean): Promise<string[]> {
   const msgs: string[] = [];
   if (a.plugin || a.extension) {
     if (!agents?.length) throw new HandoffError('usage', 'plugin-needs-agent', `name the client: ${PLUGIN_AGENTS.map((x) => `--agent ${x} --${pluginOf(x).word}`).join(', or ')}`);
@@ -138,7 +139,7 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
     if (a.hooks || (a.hooks !== false && !repo.bare && (!explicit || agents))) msgs.push(...installHooksFor(repo, a.hooks || !agents ? null : agents));
     else if (agents && a.hooks === false) msgs.push(NO_HOOKS);
     if (agents) {
-      const wired = installAgents(repo, { agents, command: a.launcher });
+      const wired = installAgents(repo, agents, a.launcher);
       msgs.push(...wired, ...(a.private ? excludeWiring(repo, agents) : commitAdvice(wired)));
     }
     if (a.remote !== undefined) msgs.push(...(await installRemote(repo, a.remote)));
@@ -146,7 +147,7 @@ async function actions(a: Args, agents: InstallOptions['agents'], mode: 'install
     const all = !explicit;
     if (a.server || (all && repo.bare)) msgs.push(...(await uninstallServer(repo)));
     if (a.hooks || all) msgs.push(...uninstallHooks(repo));
-    if (agents || all) msgs.push(...uninstallAgents(repo, { agents: agents ?? [...AGENTS] }));
+    if (agents || (all && !repo.bare)) msgs.push(...uninstallAgents(repo, agents ?? AGENTS));
     // the hooks install --agent brought go with the last such agent (hooks installed on their own stay, said so)
     if (agents && !a.hooks && a.hooks !== false) msgs.push(...uninstallHooksFor(repo, agents));
     if ((agents || all) && !repo.bare) msgs.push(...unexcludeWiring(repo));
@@ -188,17 +189,9 @@ function outputIsWritten(msgs: string[]): string | null {
   // the lines name files from the top of the worktree; the command may run below it
   const bases: string[] = [];
   for (let d = process.cwd(); !bases.includes(d); d = path.dirname(d)) bases.push(d);
-  for (const m of msgs) {
-    const name = /^([^\s:][^:]*): /.exec(m)?.[1];
-    if (!name) continue;
-    for (const base of bases) {
-      try {
-        const st = statSync(path.resolve(base, name));
-        if (st.ino === out.ino && st.dev === out.dev) return name;
-      } catch {
-        // not a file there
-      }
-    }
+  for (const name of msgs.map((m) => /^([^\s:][^:]*): /.exec(m)?.[1]).filter((n) => n !== undefined)) {
+    const at = bases.map((base) => statOr(path.resolve(base, name)));
+    if (at.some((st) => st?.ino === out.ino && st.dev === out.dev)) return name;
   }
   return null;
 }
@@ -224,11 +217,22 @@ export const uninstallCommand = command({
   handler: (a) => run(a, 'uninstall'),
 });
 
-/** doctor's rows for the MCP clients wired here: each one's server asked for its tools (dist/mcp.cjs loaded only then). */
-function doctorMcp(repo: Repo): DoctorItem[] {
-  const top = repo.worktree;
-  const wired = top ? MCP_CLIENTS.filter((c) => mcpWired(c, top)) : [];
-  return top && wired.length ? loadMcpBundle().doctorMcpClients(wired, top) : [];
+/** What this repository has of the shared protections, read from doctor's own rows. */
+function sharedHere(repo: Repo, items: readonly DoctorItem[]): SharedProtections {
+  const off = !setting(readConfig(repo), 'guard');
+  // a client's guard does not hold here where one of its rows above (wiring, probe, trust gate) is broken
+  const broken = (client: string) => items.some((i) => i.status === 'broken' && (i.component === `agent ${client}` || i.component.startsWith(`agent ${client} `)));
+  const brokenHere = (client: string) => (broken(client) ? `no, not here: see the \`agent ${client}\` rows above` : null);
+  const guardHere = (client: string) => (off ? 'off here (git config handoff.guard off)' : brokenHere(client));
+  const hooks = items.filter((i) => i.component.startsWith('git hook '));
+  const on = hooks.filter((i) => i.status === 'ok' || i.status === 'chained').length;
+  const remote = items.some((i) => i.component.startsWith('remote '));
+  return {
+    gitHooks: on === hooks.length && on ? 'yes: installed here' : on ? 'partly: run `git handoff install --hooks`' : 'no: not installed here (`git handoff install --hooks`)',
+    server: remote ? 'unknown from here (`install --server` on the remote)' : 'no remote',
+    guardHere,
+    brokenHere,
+  };
 }
 
 /** doctor's second section: which protections hold in each client, or how to see them where no client is wired. */
@@ -245,13 +249,19 @@ export const doctorCommand = command({
   builder: (y) => y.option('all-clients', { type: 'boolean', describe: 'the table of protections for every client, not only those wired here' }),
   handler: (a) => {
     const repo = openRepo();
+    const top = repo.worktree;
+    const mcp = top ? MCP_CLIENTS.filter((c) => mcpWired(c, top)) : [];
+    // each wired MCP client's server asked for its tools (dist/mcp.cjs loaded only then)
+    const mcpItems = top && mcp.length ? loadMcpBundle().doctorMcpClients(mcp, top) : [];
     // a bare repository is a server: its receive check and remotes, not agent clients nobody runs there
     const items: DoctorItem[] = [
-      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...doctorMcp(repo), ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
+      ...(repo.bare ? [...doctorSync(repo), ...doctorSecrets(repo)] : [...doctorHooks(repo), ...doctorAgents(repo), ...mcpItems, ...doctorPlugins(repo), ...doctorSync(repo), ...doctorSecrets(repo)]),
       ...doctorFormat(repo),
     ];
     const bad = items.some((i) => i.status === 'broken');
-    const protections = doctorProtections(repo, items, !!a.allClients);
+    // the protections of the clients wired in this worktree (every client with --all-clients), with this repository's state
+    const wired = new Set<string>(top ? [...wiredAgents(top), ...mcp.map((c) => c.agent)] : []);
+    const protections = top ? protectionRows(sharedHere(repo, items), wired, !!a.allClients) : [];
     const data = { ok: !bad, items, protections: protections.map((row) => Object.fromEntries(PROTECTION_HEADER.map((h, n) => [h, row[n]]))) };
     answer(a.json, data, table(items.map((i) => [i.component, i.status, i.detail]), ['COMPONENT', 'STATUS', 'DETAIL']) + '\n' + protectionSection(repo, protections, !!a.allClients));
     if (bad) process.exitCode = 1;
