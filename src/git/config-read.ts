@@ -3,6 +3,7 @@
 // rules (config.c); anything else is null, and git answers.
 import { readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { gitBool } from '../config-keys';
 import { configFiles } from './config-files';
 import { fileStamp } from '../read-file';
 import { addValue } from './config-values';
@@ -150,8 +151,6 @@ export function parseConfigFile(data: Buffer, o: { includes?: boolean } = {}): C
   }
 }
 
-const GIT_ENV_BOOLS = ['', 'false', 'no', 'off', '0', 'true', 'yes', 'on', '1'];
-
 /**
  * The files git reads for a plain repository, in its order (configFiles reversed: system, XDG, ~/.gitconfig, the
  * repository's; no config.worktree without extensions), or null. GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM are git's from
@@ -159,8 +158,8 @@ const GIT_ENV_BOOLS = ['', 'false', 'no', 'off', '0', 'true', 'yes', 'on', '1'];
  * file is /etc/gitconfig only for a git built for /usr (the distribution's).
  */
 function filesInGitsOrder(repo: Pick<Storage, 'commonDir' | 'gitDir'>, env: Env): string[] | null {
-  const nosystem = env.GIT_CONFIG_NOSYSTEM?.toLowerCase();
-  if ((nosystem !== undefined && !GIT_ENV_BOOLS.includes(nosystem)) || !env.HOME || env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined) return null;
+  const nosystem = env.GIT_CONFIG_NOSYSTEM;
+  if ((nosystem && gitBool(nosystem) === null) || !env.HOME || env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined) return null;
   const files = configFiles(repo, env).filter((f) => f !== path.join(repo.gitDir, 'config.worktree'));
   return files.includes('/etc/gitconfig') && !isDistributionGit(env) ? null : files.reverse();
 }

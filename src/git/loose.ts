@@ -2,6 +2,7 @@
 // would write: plain repository configuration, no object directory of git's choosing in the environment.
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { gitBool } from '../config-keys';
 import { diskError } from '../errors';
 import { createHash } from '../lazy-crypto';
 import { configValue, knownConfig, type Config } from './config';
@@ -135,7 +136,7 @@ export function identLines(config: Config, env: NodeJS.ProcessEnv): { author: st
   if (e('GIT_AUTHOR_DATE') !== undefined || e('GIT_COMMITTER_DATE') !== undefined) return null;
   // commit-tree signs when commit.gpgSign says so: anything but a plain false goes to git
   const gpg = configValue(config, 'commit.gpgsign');
-  if (gpg !== undefined && !/^(false|no|off|0|)$/i.test(gpg.trim())) return null;
+  if (gpg?.trim() && gitBool(gpg.trim()) !== false) return null;
   const enc = configValue(config, 'i18n.commitencoding');
   if (enc !== undefined && !/^utf-?8$/i.test(enc)) return null;
   const date = gitDate();

@@ -1,7 +1,7 @@
 // Repository discovery: where the git directories are, which branch is checked out, the object format.
 import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { keyName, parseSetting } from '../config-keys';
+import { keyName, parseSetting, TRUE_WORDS } from '../config-keys';
 import { HandoffError } from '../errors';
 import { readTextOr, statOr } from '../read-file';
 import { trace } from '../trace';
@@ -76,7 +76,10 @@ const storeFormatAt = (commonDir: string): number | null => storeFormatOf(config
 const DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT'];
 // Repository configuration that moves the worktree, makes it bare, includes other files, or names extensions
 // (the object format among them): git itself answers then.
-const UNPLAIN_CONFIG = /^\s*\[\s*(extensions|include|includeif)\b|^\s*worktree\s*=|^\s*bare\s*=\s*(true|yes|on|1)\s*$|^\s*repositoryformatversion\s*=\s*([2-9]|1\d)/im;
+const UNPLAIN_CONFIG = new RegExp(
+  String.raw`^\s*\[\s*(extensions|include|includeif)\b|^\s*worktree\s*=|^\s*bare\s*=\s*(${TRUE_WORDS.join('|')})\s*$|^\s*repositoryformatversion\s*=\s*([2-9]|1\d)`,
+  'im',
+);
 
 /**
  * The plain case, found without starting git: a worktree (or linked worktree) found by walking up for `.git`,
