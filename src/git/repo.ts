@@ -224,6 +224,12 @@ class GitRepo implements Repo {
     return gitOut(args, { cwd: this.cwd, ...opts });
   }
 
+  /** git's output when it succeeds, null when it fails. */
+  private outOrNull(args: string[], opts: GitOptions = {}): string | null {
+    const r = this.git(args, { ...opts, allowFail: true });
+    return r.status === 0 ? r.stdout : null;
+  }
+
   /** A command that may move refs ends the kept listing (a `-c` option pair is not the command). */
   private forgetUnlessRead(args: string[]): void {
     const at = args.findIndex((a, i) => a !== '-c' && args[i - 1] !== '-c');
@@ -233,10 +239,7 @@ class GitRepo implements Repo {
   // ---- refs
   readRef(ref: string) {
     let oid = this.kept?.readRef(ref);
-    if (oid === undefined) {
-      const r = this.git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { allowFail: true });
-      oid = r.status === 0 ? r.stdout.trim() : null;
-    }
+    if (oid === undefined) oid = this.resolve(`${ref}^{commit}`);
     if (oid) this.tellRefsRead([{ ref, oid }], null);
     return oid;
   }
@@ -269,8 +272,8 @@ class GitRepo implements Repo {
     return this.git(args, { allowFail: true }).stdout.trim() || null;
   }
   fullRefName(spec: string) {
-    const r = this.git(['rev-parse', '--symbolic-full-name', spec], { allowFail: true });
-    return { named: r.status === 0, full: r.status === 0 ? r.stdout.trim() : '' };
+    const full = this.outOrNull(['rev-parse', '--symbolic-full-name', spec])?.trim();
+    return { named: full !== undefined, full: full ?? '' };
   }
   reflogSubjects(ref: string) {
     return lines(this.git(['reflog', 'show', '--format=%gs', ref, '--'], { allowFail: true }).stdout);
@@ -301,11 +304,10 @@ class GitRepo implements Repo {
 
   // ---- objects
   resolve(spec: string) {
-    const r = this.git(['rev-parse', '-q', '--verify', spec], { allowFail: true });
-    return (r.status === 0 && r.stdout.trim()) || null;
+    return this.outOrNull(['rev-parse', '-q', '--verify', spec])?.trim() || null;
   }
   hasCommit(oid: string) {
-    return this.git(['cat-file', '-e', `${oid}^{commit}`], { allowFail: true }).status === 0;
+    return this.outOrNull(['cat-file', '-e', `${oid}^{commit}`]) !== null;
   }
   readObjects = (specs: string[], maxBuffer?: number) => readObjects(this, specs, maxBuffer);
   readObjectsBounded = (specs: string[], max: number[]) => readObjectsBounded(this, specs, max);
@@ -336,8 +338,8 @@ class GitRepo implements Repo {
     return treeEntries(this.out(['ls-tree', '-z', treeish]));
   }
   readTreeDeep(treeish: string): TreeEntry[] | null {
-    const r = this.git(['ls-tree', '-r', '-z', '--full-tree', treeish], { allowFail: true });
-    return r.status === 0 ? treeEntries(r.stdout) : null;
+    const out = this.outOrNull(['ls-tree', '-r', '-z', '--full-tree', treeish]);
+    return out === null ? null : treeEntries(out);
   }
   blobId(content: string) {
     return this.out(['hash-object', '--stdin'], { input: content });
@@ -352,11 +354,10 @@ class GitRepo implements Repo {
 
   // ---- history
   isAncestor(a: string, b: string) {
-    return this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
+    return this.outOrNull(['merge-base', '--is-ancestor', a, b]) !== null;
   }
   mergeBase(a: string, b: string) {
-    const r = this.git(['merge-base', a, b], { allowFail: true });
-    return (r.status === 0 && r.stdout.trim()) || null;
+    return this.outOrNull(['merge-base', a, b])?.trim() || null;
   }
   independent(oids: string[]) {
     return lines(this.out(['merge-base', '--independent', ...oids]));
@@ -371,15 +372,15 @@ class GitRepo implements Repo {
   revCount(tip: string, o: { firstParent?: boolean } = {}) {
     const loose = o.firstParent ? null : countLooseCommits(this.commonDir, tip);
     if (loose !== null) return loose;
-    const r = this.git(['rev-list', '--count', ...(o.firstParent ? ['--first-parent'] : []), tip], { allowFail: true });
-    return r.status === 0 ? Number(r.stdout.trim()) || 0 : null;
+    const out = this.outOrNull(['rev-list', '--count', ...(o.firstParent ? ['--first-parent'] : []), tip]);
+    return out === null ? null : Number(out.trim()) || 0;
   }
   leftRight(a: string, b: string): [number, number] | null {
     // once a process for each pair: many handoffs of a branch name the same commit
     const pair = `${a}...${b}`;
     if (this.countsRead.has(pair)) return this.countsRead.get(pair)!;
-    const r = this.git(['rev-list', '--left-right', '--count', '--end-of-options', pair], { allowFail: true });
-    const counts = r.status === 0 ? (r.stdout.trim().split(/\s+/).map(Number) as [number, number]) : null;
+    const out = this.outOrNull(['rev-list', '--left-right', '--count', '--end-of-options', pair]);
+    const counts = out === null ? null : (out.trim().split(/\s+/).map(Number) as [number, number]);
     this.countsRead.set(pair, counts);
     return counts;
   }
@@ -428,8 +429,7 @@ class GitRepo implements Repo {
     return graph;
   }
   roots() {
-    const r = this.git(['rev-list', '--max-parents=0', 'HEAD'], { allowFail: true });
-    return r.status === 0 ? lines(r.stdout) : [];
+    return lines(this.outOrNull(['rev-list', '--max-parents=0', 'HEAD']) ?? '');
   }
   unreachableCommits() {
     const r = this.git(['fsck', '--unreachable', '--no-reflogs', '--no-progress'], { allowFail: true });
@@ -449,8 +449,7 @@ class GitRepo implements Repo {
     if (refs.length === 0) return [];
     // the refs on stdin: a store of 10,000 refs fits no command line
     const limit = [...(o.max === undefined ? [] : [`--max-count=${o.max}`]), ...(o.since === undefined ? [] : [`--since=@${o.since}`])];
-    const r = this.git(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n', allowFail: true });
-    return r.status === 0 ? rowsOf(r.stdout, fields.length) : [];
+    return rowsOf(this.outOrNull(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n' }) ?? '', fields.length);
   }
   signature(oid: string): [string, string, string] {
     const [g = '', k = '', s = ''] = rowsOf(this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS%x00', oid], { allowFail: true }).stdout, 3)[0] ?? [];
@@ -464,8 +463,7 @@ class GitRepo implements Repo {
     const input = [...from.filter((a) => !option(a)), ...not.filter((a) => !option(a)).map((a) => `^${a}`), ''].join('\n');
     const grep = o.grep?.length ? ['--fixed-strings', ...o.grep.map((t) => `--grep=${t}`)] : [];
     const args = ['log', '--source', ...grep, '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...from.filter(option), '--stdin', '--not', ...not.filter(option), '--'];
-    const r = this.git(args, { allowFail: true, input });
-    return r.status === 0 ? rowsOf(r.stdout, 4).map(([oid, source, ct, block]) => new ListedRef(source, oid, Number(ct), block)) : null;
+    return rowsOf(this.outOrNull(args, { input }) ?? '', 4).map(([oid, source, ct, block]) => new ListedRef(source, oid, Number(ct), block));
   }
 
   // ---- configuration
@@ -503,8 +501,8 @@ class GitRepo implements Repo {
     return Array.from({ length: Math.floor(f.length / 2) }, (_, n) => ({ status: f[2 * n], path: f[2 * n + 1] }));
   }
   changedPaths(worktree: string) {
-    const r = this.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree, env: READER_ENV });
-    return r.status === 0 ? r.stdout.split('\0').filter(Boolean).map((e) => e.slice(3)) : null;
+    const out = this.outOrNull(['status', '--porcelain=v1', '-z', '--no-renames'], { cwd: worktree, env: READER_ENV });
+    return out === null ? null : out.split('\0').filter(Boolean).map((e) => e.slice(3));
   }
   trackedPaths(pathspecs: string[]) {
     return this.out(['ls-files', '-z', '--', ...pathspecs]).split('\0').filter(Boolean);

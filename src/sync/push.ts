@@ -22,7 +22,7 @@ import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { archivalOf } from '../handoff/store/ref-updates';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
-export interface PushUpdate {
+interface PushUpdate {
   ref: string;
   /** null: delete the remote's ref (the handoff was archived here; its archive entry goes in the same push) */
   newOid: string | null;
@@ -67,7 +67,7 @@ export interface PushResult {
 }
 
 /** What a push would send, from the local refs against the tracking refs (no network). */
-export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
+function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
   const updates: PushUpdate[] = [];
   const skipped: PushSkip[] = [];
   const theirEntries = entriesOf(sides.remoteArchive);
@@ -219,7 +219,7 @@ function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
  * batch too large for the host is halved, a rate limit waited out (handoff.hostWait); one that still bites stops the
  * push (`result.stopped`), and the next sync goes on from the tracking refs.
  */
-export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
+function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
   const queue = groupsOf(updates);
   let bound = updates.length > 1 ? Math.max(1, setting(readConfig(repo), 'pushBatch')) : Infinity;
   const rejected: PushUpdate[] = [];

@@ -50,7 +50,7 @@ interface RestoreOptions {
   reason?: string;
 }
 
-export interface RestoreResult {
+interface RestoreResult {
   ref: string;
   oid: string;
   parents: [string, string];
