@@ -168,5 +168,3 @@ export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: numb
 
 /** Before every `push`: a user's push.pushOption would send push options, which a server not advertising them refuses. */
 export const NO_PUSH_OPTIONS = ['-c', 'push.pushOption='];
-
-export { gitReason, hostLimit, pushRefusal, transientTransport } from './messages';

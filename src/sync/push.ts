@@ -2,20 +2,19 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
-import { lockFileNamed } from '../git/messages';
+import { hostLimit, lockFileNamed, pushRefusal, remoteLines } from '../git/messages';
 import { refOfLock, waitOutLock, type LockPlace } from '../handoff/store/tx/locks';
 import { readConfig, remoteNames } from '../git/config';
 import type { RefOp } from '../git/refs';
-import { hostLimit, pushRefusal, type GitResult } from '../git/run';
+import type { GitResult } from '../git/run';
 import { setting } from '../config-keys';
 import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, keyOf, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
-import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { refOpOf } from '../handoff/store/tx/batch';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { archivalTips, entriesOf, fetchAndMerge, fetchTracking, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { compareSides, fetchAndMerge, fetchTracking, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { hostWaitMs, transportError } from './remote';
 import { remoteViolations, type Violation } from '../handoff/store/ownership';
@@ -70,12 +69,9 @@ export interface PushResult {
 function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
   const updates: PushUpdate[] = [];
   const skipped: PushSkip[] = [];
-  const theirEntries = entriesOf(sides.remoteArchive);
-  const ourEntries = entriesOf(sides.localArchive);
-  const differing = [...sides.local].filter(([k, oid]) => sides.remote.has(k) && sides.remote.get(k) !== oid);
   const { local: notes, remote: theirNotes } = sides.receipts;
   const notesDiffer = !!notes && !!theirNotes && notes !== theirNotes;
-  const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...archivalTips(sides, ourEntries, theirEntries), ...(notesDiffer ? [notes, theirNotes] : [])]);
+  const { ours: ourEntries, theirs: theirEntries, isAnc } = compareSides(repo, sides, notesDiffer ? [notes, theirNotes] : []);
   // receipts go fast-forward only: a remote ahead or diverged is merged by the next fetch, then pushed
   if (notes && (!theirNotes || (notesDiffer && isAnc(theirNotes, notes)))) updates.push({ ref: NOTES_REF, newOid: notes, oldOid: theirNotes, kind: 'receipts' });
   for (const [k, oid] of sides.local) {
@@ -383,15 +379,6 @@ function porcelainOf(repo: Repo, remote: string, r: GitResult): Map<string, { fl
   }
   if (r.status !== 0 && out.size === 0) throw transportError(repo, remote, 'push', r.stderr);
   return out;
-}
-
-/** The server's own words (a refusing hook's message), as git relays them. */
-function remoteLines(stderr: string): string[] {
-  return stderr
-    .split('\n')
-    .filter((l) => l.startsWith('remote:'))
-    .map((l) => l.replace(/^remote:\s?/, '').trimEnd())
-    .filter(Boolean);
 }
 
 /** Moves the tracking refs to what the remote now has, each by compare-and-swap from `oldOid`; the staged refs go in the same transaction. */

@@ -3,7 +3,7 @@ import { HandoffError } from '../errors';
 import { handoffRemoteOf, readConfig, remoteNames } from '../git/config';
 import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
-import { gitReason, hostLimit, pushRefusal, transientTransport } from '../git/run';
+import { gitReason, hostLimit, pushRefusal, transientTransport } from '../git/messages';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF, REMOTES_ROOT, trackingOf } from '../handoff/store/names';
 import { noteContact } from '../handoff/state/contact';
 import { trackingNotesRef } from '../handoff/store/receipts';
