@@ -280,14 +280,9 @@ class GitRepo implements Repo {
   }
   [MOVE_REFS](ops: RefOp[], o: MoveRefsOptions): CasOutcome {
     const kept = this.kept;
-    const lines = ['start'];
-    for (const op of ops) {
-      if (op.op === 'create') lines.push(`create ${op.ref} ${op.newOid}`);
-      else if (op.op === 'update') lines.push(`update ${op.ref} ${op.newOid} ${op.oldOid}`);
-      else if (op.op === 'delete') lines.push(`delete ${op.ref} ${op.oldOid}`);
-      else lines.push(`verify ${op.ref} ${op.oldOid ?? ''}`.trimEnd());
-    }
-    const input = [...lines, 'prepare', 'commit', ''].join('\n');
+    // update-ref's `<verb> <ref> [<new>] [<old>]`, each op's fields in that order
+    const line = (o: RefOp) => [o.op, o.ref, 'newOid' in o ? o.newOid : null, 'oldOid' in o ? o.oldOid : null].filter(Boolean).join(' ');
+    const input = ['start', ...ops.map(line), 'prepare', 'commit', ''].join('\n');
     const hooks = o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : [];
     const r = this.git([...hooks, '-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', o.reason, '--stdin'], { input, allowFail: true, env: o.env });
     // the refs it moved (or lost a race for) are read from git again; the rest of the listing stands
@@ -321,9 +316,6 @@ class GitRepo implements Repo {
   objectIds(specs: string[]) {
     const answers = batchCheck(this, specs, '%(objectname)');
     return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
-  }
-  readCommitTrailers(oids: string[]) {
-    return new Map(this.describeCommits(oids).map((c) => [c.oid, c]));
   }
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
@@ -520,12 +512,14 @@ class GitRepo implements Repo {
 
   // ---- remotes
   fetchBounded(remote: string, refspecs: string[], timeoutMs: number, o: { prune?: boolean } = {}): Promise<NetResult> {
-    this.kept = null;
-    return gitBounded(['fetch', ...(o.prune ? ['--prune'] : []), '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs, config: readConfig(this) });
+    return this.bounded(['fetch', ...(o.prune ? ['--prune'] : []), '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], timeoutMs);
   }
   pushBounded(remote: string, p: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult> {
+    const lease = `--force-with-lease=${p.ref}:${p.expected ?? ''}`;
+    return this.bounded([...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(p.atomic ? ['--atomic'] : []), lease, remote, `${p.oid}:${p.ref}`], timeoutMs);
+  }
+  private bounded(args: string[], timeoutMs: number): Promise<NetResult> {
     this.kept = null;
-    const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(p.atomic ? ['--atomic'] : []), `--force-with-lease=${p.ref}:${p.expected ?? ''}`, remote, `${p.oid}:${p.ref}`];
     return gitBounded(args, { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
   fetchRefs(remote: string, refspecs: string[], o: { atomic?: boolean; prune?: boolean; full?: boolean; noHooks?: boolean } = {}) {

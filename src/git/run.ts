@@ -117,10 +117,9 @@ export function gitOut(args: string[], opts: GitOptions = {}): string {
 }
 
 /** git with a hard time limit, never asking anyone anything; its process group is killed whole at the limit. */
-export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv; config?: Config }): Promise<NetResult> {
-  const base = { ...baseEnv(), ...opts.env };
-  // core.sshCommand from the configuration the caller read already, else from git
-  const ssh = base.GIT_SSH_COMMAND || (opts.config ? configValue(opts.config, 'core.sshCommand') : gitOut(['config', '--get', 'core.sshCommand'], { cwd: opts.cwd, allowFail: true })) || 'ssh';
+export function gitBounded(args: string[], opts: { cwd: string; timeoutMs: number; config: Config }): Promise<NetResult> {
+  const base = baseEnv();
+  const ssh = base.GIT_SSH_COMMAND || configValue(opts.config, 'core.sshCommand') || 'ssh';
   const env = {
     ...base,
     GIT_TERMINAL_PROMPT: '0',

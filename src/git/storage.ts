@@ -184,8 +184,6 @@ export interface Storage extends RepoPlace {
   objectSizes(specs: string[]): Array<{ type: string; size: number } | null>;
   /** The id of many objects (`<commit>:<path>`); null where missing. */
   objectIds(specs: string[]): Array<string | null>;
-  /** describeCommits by commit. */
-  readCommitTrailers(oids: string[]): Map<string, CommitSummary>;
   /** Parents, tree, time, subject and trailers of many commits, in the order given (missing ones left out). */
   describeCommits(oids: string[]): CommitSummary[];
   /** The entries of a tree; throws when it cannot be read. */

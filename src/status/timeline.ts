@@ -71,7 +71,7 @@ const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 function readOne(repo: Repo, oid: string) {
   const [commit, body] = repo.readObjectsBounded([oid, `${oid}:handoff.md`], [COMMIT_MAX, BODY_MAX]);
   if (!commit || 'oversize' in commit || commit.type !== 'commit' || !body) return null;
-  const t = parseTrailerLines(repo.readCommitTrailers([oid]).get(oid)?.trailers ?? []);
+  const t = parseTrailerLines(repo.describeCommits([oid])[0]?.trailers ?? []);
   if (!t.topic) return null;
   const c = parseCommit(commit.content);
   return { parents: c.parents, t, time: new Date(c.committerTime * 1000).toISOString(), body: 'oversize' in body ? null : body.content.toString('utf8') };
