@@ -1,20 +1,20 @@
 // Repository discovery: where the git directories are, which branch is checked out, the object format.
-import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { keyName, parseSetting, TRUE_WORDS } from '../config-keys';
 import { HandoffError } from '../errors';
 import { readTextOr, statOr } from '../read-file';
 import { trace } from '../trace';
-import { countLooseCommits } from './loose';
+import { countLooseCommits, identLines, looseTarget, treeContent, writeLoose } from './loose';
+import { looseCommitFiles } from './loose-read';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
 import { configFile, parseConfigFile } from './config-read';
-import { batchCheck, objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlobs, writeCommit, writeObject, writeTree, writeTreeWithPaths } from './objects';
 import { lockFileNamed } from './messages';
 import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
-import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CasOutcome, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { git, gitBounded, gitBytes, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
+import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -155,6 +155,18 @@ const walkArgs = (w: Walk): string[] => [
 ];
 
 const lines = (s: string): string[] => s.split('\n').filter(Boolean);
+
+/** The system's temporary directory; node:os loaded at the first temporary file, not by every guard run. */
+const tmpdir = (): string => (require('node:os') as typeof import('node:os')).tmpdir();
+
+/** A fresh directory only this user can read (mkdtemp's mode 0700), or null where none can be made. */
+function privateTempDir(): string | null {
+  try {
+    return mkdtempSync(path.join(tmpdir(), 'git-handoff-'));
+  } catch {
+    return null;
+  }
+}
 
 /** What git's walk says of an object it lacks ("bad object X", "Could not read X", "Failed to traverse parents of commit X"). */
 const MISSING_OBJECT = /bad object|could not read|failed to traverse|missing/i;
@@ -304,18 +316,62 @@ class GitRepo implements Repo {
   hasCommit(oid: string) {
     return this.outOrNull(['cat-file', '-e', `${oid}^{commit}`]) !== null;
   }
-  readObjects = (specs: string[], maxBuffer?: number) => readObjects(this, specs, maxBuffer);
-  readObjectsBounded = (specs: string[], max: number[]) => readObjectsBounded(this, specs, max);
+  readObjects(specs: string[], maxBuffer?: number): Array<BatchObject | null> {
+    if (specs.length === 0) return [];
+    const buf = gitBytes(['cat-file', '--batch'], { cwd: this.cwd, input: specs.join('\n') + '\n', maxBuffer }).stdout;
+    let pos = 0;
+    return specs.map(() => {
+      const nl = buf.indexOf(10, pos);
+      const m = /^(\S+) (\S+) (\d+)$/.exec(buf.subarray(pos, nl).toString('utf8'));
+      pos = nl + 1;
+      if (!m) return null;
+      const content = buf.subarray(pos, pos + Number(m[3]));
+      pos += Number(m[3]) + 1;
+      return { oid: m[1], type: m[2], content };
+    });
+  }
+  readObjectsBounded(specs: string[], max: number[]): Bounded[] {
+    // the usual case in one process: everything fits in what the limits allow together; only past that are sizes asked first
+    const limit = max.reduce((a, b) => a + b, 0) + specs.length * 128;
+    try {
+      const all = this.readObjects(specs, limit);
+      if (all.every((o, i) => !o || o.content.length <= max[i])) return all;
+    } catch (e) {
+      if (!(e instanceof HandoffError) || e.code !== 'output-too-large') throw e;
+    }
+    const sizes = this.objectSizes(specs);
+    const read = this.readObjects(specs.filter((_, i) => sizes[i] && sizes[i]!.size <= max[i]));
+    let j = 0;
+    return specs.map((_, i) => (!sizes[i] ? null : sizes[i]!.size > max[i] ? { oversize: sizes[i]!.size } : read[j++]));
+  }
   readCommitFiles(oids: string[], names: string[], max: number[]) {
     const key = (oid: string) => [oid, ...names, ...max].join('\0');
-    const rest = oids.filter((oid) => !this.filesRead.has(key(oid)));
-    readCommitFiles(this, rest, names, max).forEach((files, i) => this.filesRead.set(key(rest[i]), files));
+    const rest: string[] = [];
+    for (const oid of oids.filter((oid) => !this.filesRead.has(key(oid)))) {
+      // loose ones in this process, the rest in one read
+      const loose = looseCommitFiles(this, oid, names, max);
+      if (loose) this.filesRead.set(key(oid), [loose.commit, ...loose.files]);
+      else rest.push(oid);
+    }
+    const read = this.readObjectsBounded(rest.flatMap((oid) => [oid, ...names.map((n) => `${oid}:${n}`)]), rest.flatMap(() => max));
+    rest.forEach((oid, j) => this.filesRead.set(key(oid), read.slice(j * (names.length + 1), (j + 1) * (names.length + 1))));
     return oids.map((oid) => this.filesRead.get(key(oid))!);
   }
-  objectSizes = (specs: string[]) => objectSizes(this, specs);
+  objectSizes(specs: string[]) {
+    const lines = this.batchCheck(specs, '%(objecttype) %(objectsize)');
+    return specs.map((_, i) => {
+      const m = /^(\S+) (\d+)$/.exec(lines[i] ?? '');
+      return m ? { type: m[1], size: Number(m[2]) } : null;
+    });
+  }
   objectIds(specs: string[]) {
-    const answers = batchCheck(this, specs, '%(objectname)');
+    const answers = this.batchCheck(specs, '%(objectname)');
     return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
+  }
+  /** `git cat-file --batch-check=<format>` of many objects (any rev syntax): its line for each, in order (a missing one's says so). */
+  private batchCheck(specs: string[], format: string): string[] {
+    if (specs.length === 0) return [];
+    return this.git(['cat-file', `--batch-check=${format}`], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
   }
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
@@ -336,12 +392,65 @@ class GitRepo implements Repo {
   blobId(content: string) {
     return this.out(['hash-object', '--stdin'], { input: content });
   }
-  writeBlob = (content: string) => writeObject(this, content);
-  writeBlobs = (contents: string[]) => writeBlobs(this, contents);
-  writeTree = (entries: Array<{ name: string; oid: string; mode?: string; type?: string }>) => writeTree(this, entries);
-  writeTreeWithPaths = (base: string | null, entries: Array<{ path: string; oid: string }>) => writeTreeWithPaths(this, base, entries);
+  writeBlob(content: string) {
+    return this.writeObject(content, 'blob');
+  }
+  /** One object (a blob, or a commit given whole: a rewrite keeping its author and committer), in this process where loose.ts can. */
+  private writeObject(content: string, type: 'blob' | 'commit'): string {
+    const target = looseTarget(this);
+    return (target && writeLoose(target, type, Buffer.from(content, 'utf8'))) || this.out(['hash-object', '-t', type, '-w', '--stdin'], { input: content });
+  }
+  writeBlobs(contents: string[]): string[] {
+    const target = looseTarget(this);
+    if (target) {
+      const oids = contents.map((c) => writeLoose(target, 'blob', Buffer.from(c, 'utf8')));
+      if (oids.every((o): o is string => !!o)) return oids;
+    }
+    // else in one git process: `hash-object --stdin-paths` over temporary files, no filters (stored as given)
+    const dir = contents.length > 1 ? privateTempDir() : null;
+    if (!dir) return contents.map((c) => this.writeBlob(c));
+    try {
+      const files = contents.map((c, i) => {
+        const f = path.join(dir, String(i));
+        writeFileSync(f, c);
+        return f;
+      });
+      return this.out(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.join('\n') + '\n' }).split('\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  writeTree(entries: Array<{ name: string; oid: string; mode?: string; type?: string }>): string {
+    const blobs = entries.every((e) => (e.mode ?? '100644') === '100644' && (e.type ?? 'blob') === 'blob');
+    const target = blobs ? looseTarget(this) : null;
+    const inProcess = target && writeLoose(target, 'tree', treeContent(entries));
+    return inProcess || this.out(['mktree', '-z'], { input: entries.map((e) => `${e.mode ?? '100644'} ${e.type ?? 'blob'} ${e.oid}\t${e.name}\0`).join('') });
+  }
+  writeTreeWithPaths(base: string | null, entries: Array<{ path: string; oid: string }>): string {
+    // built in a private index
+    const dir = privateTempDir();
+    if (!dir) throw new HandoffError('environment', 'no-temp-dir', `no private temporary directory could be made under ${tmpdir()}; nothing was written`);
+    const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
+    try {
+      if (base) this.git(['read-tree', base], { env });
+      this.git(['update-index', '--add', '--index-info'], { input: entries.map((e) => `100644 ${e.oid}\t${e.path}\n`).join(''), env });
+      return this.out(['write-tree'], { env });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }) {
-    return 'raw' in c ? writeObject(this, c.raw, 'commit') : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
+    if ('raw' in c) return this.writeObject(c.raw, 'commit');
+    const { tree, parents, message, env = {}, sign } = c;
+    // unsigned, in this process when loose.ts can tell what git would write
+    const target = sign ? null : looseTarget(this);
+    const ident = target && identLines(target.config, env);
+    if (target && ident) {
+      const head = [`tree ${tree}`, ...[...new Set(parents)].map((p) => `parent ${p}`), `author ${ident.author}`, `committer ${ident.committer}`];
+      const oid = writeLoose(target, 'commit', Buffer.from(`${head.join('\n')}\n\n${message}`, 'utf8'));
+      if (oid) return oid;
+    }
+    return this.out(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), ...(sign ? ['-S'] : []), '-F', '-'], { input: message, env });
   }
 
   // ---- history

@@ -1,7 +1,7 @@
 // The page's timeline: the versions of the scope's handoffs that this clone holds and that the remote's
 // copies hold (what the last fetch brought), newest first, by session; and one version with its text and the text
 // of the version before it, for its diff.
-import { parseCommit } from '../git/objects';
+import { parseCommit } from '../git/storage';
 import type { Repo } from '../git/repo';
 import { BODY_MAX, COMMIT_MAX, parseTrailerBlock, parseTrailerLines } from '../handoff/store/document';
 import { HANDOFF_PREFIX } from '../handoff/store/names';

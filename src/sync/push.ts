@@ -66,7 +66,7 @@ export interface PushResult {
 }
 
 /** What a push would send, from the local refs against the tracking refs (no network). */
-function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
+export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
   const updates: PushUpdate[] = [];
   const skipped: PushSkip[] = [];
   const { local: notes, remote: theirNotes } = sides.receipts;
@@ -215,7 +215,7 @@ function groupsOf(updates: PushUpdate[]): PushUpdate[][] {
  * batch too large for the host is halved, a rate limit waited out (handoff.hostWait); one that still bites stops the
  * push (`result.stopped`), and the next sync goes on from the tracking refs.
  */
-function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
+export function pushBatched(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, progress?: (line: string) => void): PushUpdate[] {
   const queue = groupsOf(updates);
   let bound = updates.length > 1 ? Math.max(1, setting(readConfig(repo), 'pushBatch')) : Infinity;
   const rejected: PushUpdate[] = [];

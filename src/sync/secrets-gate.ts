@@ -2,7 +2,7 @@
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, assertTopic, handoffRef, HANDOFF_PREFIX, parseRef, trackingOf } from '../handoff/store/names';
-import { parseCommit } from '../git/objects';
+import { parseCommit } from '../git/storage';
 import { RECORD_REF } from '../handoff/store/tx/record';
 import { describeVersions, publicFinding, scanRecord, scanTexts, scanVersions, secretFoundError, type VersionFindings } from '../handoff/secrets/secrets';
 import { SECRET_TRAILER, secretTrailersOf } from '../handoff/store/document';
