@@ -39,16 +39,10 @@ export function ownStubAlone(repo: Pick<Storage, 'commonDir'>, config: Config, n
   if (configValue(config, 'core.hooksPath') !== undefined) return false;
   const hook = path.join(repo.commonDir, 'hooks', name);
   try {
-    // not through a symlink: the file itself
-    if (!lstatSync(hook).isFile() || !isStub(hook)) return false;
+    // not through a symlink: the file itself, and nothing at all beside it under the chained name
+    return lstatSync(hook).isFile() && isStub(hook) && !lstatSync(hook + CHAINED_SUFFIX, { throwIfNoEntry: false });
   } catch {
     return false;
-  }
-  try {
-    lstatSync(hook + CHAINED_SUFFIX);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
 

@@ -278,7 +278,6 @@ const unmarked = (us: PushUpdate[]) => us.map((u) => Object.assign(u, { status: 
  * that refuses the record ref takes an atomic push down with it: then, and only then, the handoffs go again without it.
  */
 function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, last: boolean): { rejected: PushUpdate[]; limit: 'rate' | 'size' | null; reason: string } {
-  if (updates.length === 0) return { rejected: [], limit: null, reason: '' };
   const record = last && result.record && !result.record.status ? result.record : null;
   // staged once for every try of the batch, and unstaged in the transaction that moves the tracking refs
   const staged = stageOutgoing(repo, remote, updates.filter((u) => u.newOid !== null && !u.wildcard));
@@ -334,7 +333,6 @@ function lockOnThisMachine(stderr: string): { file: string; repo: LockPlace } | 
 
 /** Where a large push's refs are staged (refs/handoff-outgoing/<R>/…): one wildcard sends them, where git matches each named refspec against every ref. */
 const OUTGOING = 'refs/handoff-outgoing/';
-const outgoingRoot = (remote: string) => `${OUTGOING}${remote}/`;
 /** Below this many refs to create or move, each is named: staging costs two ref transactions. */
 const STAGE_FROM = 32;
 
@@ -349,7 +347,7 @@ interface Staged {
 /** Stages the creations and fast-forwards of a push (null: too few, named instead). */
 function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): Staged | null {
   if (moving.length < STAGE_FROM) return null;
-  const root = outgoingRoot(remote);
+  const root = `${OUTGOING}${remote}/`;
   // what a killed push left there is no part of this one
   const left = repo.listRefNames([root]).map((r): RefOp => ({ op: 'delete', ref: r.ref, oldOid: r.oid }));
   const staged = moving.map((u) => ({ ref: root + u.ref.slice('refs/'.length), oid: u.newOid! }));
