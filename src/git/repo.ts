@@ -13,7 +13,7 @@ import { lockFileNamed } from './messages';
 import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
-import { git, gitBounded, gitBytes, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
+import { git, gitBounded, gitBytes, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
 import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
@@ -232,8 +232,7 @@ class GitRepo implements Repo {
   }
 
   out(args: string[], opts: GitOptions = {}): string {
-    this.forgetUnlessRead(args);
-    return gitOut(args, { cwd: this.cwd, ...opts });
+    return this.git(args, opts).stdout.replace(/\n$/, '');
   }
 
   /** git's output when it succeeds, null when it fails. */

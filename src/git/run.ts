@@ -32,7 +32,7 @@ export interface GitOptions {
 const baseEnv = (): NodeJS.ProcessEnv => ({ ...process.env, LC_ALL: 'C', LANGUAGE: 'C', GIT_TERMINAL_PROMPT: '0' });
 
 /** History is read as written: no replace object and no graft stands in for a commit any step reads or writes. */
-export function asWritten(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function asWritten(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env, GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' };
   delete out.GIT_REPLACE_REF_BASE;
   return out;
@@ -109,11 +109,6 @@ function check<T extends { status: number; stderr: string }>(args: string[], res
     });
   }
   return res;
-}
-
-/** Runs git and returns stdout without the final newline. */
-export function gitOut(args: string[], opts: GitOptions = {}): string {
-  return git(args, opts).stdout.replace(/\n$/, '');
 }
 
 /** git with a hard time limit, never asking anyone anything; its process group is killed whole at the limit. */
