@@ -4,10 +4,11 @@ import { closeSync, existsSync, linkSync, mkdirSync, openSync, unlinkSync, utime
 import path from 'node:path';
 import { gitBool } from '../config-keys';
 import { diskError } from '../errors';
+import { sha1 } from '@noble/hashes/legacy';
+import { bytesToHex } from '@noble/hashes/utils';
 import { createHash } from '../lazy-crypto';
 import { configValue, knownConfig, type Config } from './config';
 import { lazyZlib, readLoose } from './loose-read';
-import { sha1Hex } from './sha1';
 import type { Repo } from './run';
 import { parseCommit } from './storage';
 
@@ -24,13 +25,13 @@ export function looseTarget(repo: Repo): { dir: string; hash: 'sha1' | 'sha256';
   return { dir: path.join(repo.commonDir, 'objects'), hash: repo.objectFormat, config };
 }
 
-/** Contents up to this size are hashed by src/git/sha1.ts (no node:crypto to load); larger ones by node:crypto. */
+/** Contents up to this size are hashed by @noble/hashes (loading node:crypto costs more than hashing them); larger ones by node:crypto. */
 const JS_SHA1_MAX = 64 * 1024;
 
 /** The object id of `type` `content`, as git hashes it. */
 export function hashObject(hash: 'sha1' | 'sha256', type: string, content: Buffer): string {
   const header = `${type} ${content.length}\0`;
-  if (hash === 'sha1' && content.length <= JS_SHA1_MAX) return sha1Hex([Buffer.from(header, 'latin1'), content]);
+  if (hash === 'sha1' && content.length <= JS_SHA1_MAX) return bytesToHex(sha1.create().update(Buffer.from(header, 'latin1')).update(content).digest());
   return createHash(hash).update(header).update(content).digest('hex');
 }
 
