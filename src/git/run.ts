@@ -7,8 +7,6 @@ import { spawn, spawnSync, type ChildProcess } from '../process';
 import type { Config, GitResult, NetResult, Storage } from './storage';
 import { configValue } from './config-values';
 
-export type { GitResult } from './storage';
-
 /**
  * A repository with git's command line bound to it: the storage port and `git()`/`out()`. src/git and the rooms
  * outside src/handoff/ hold one; src/handoff/ is given the Storage alone.

@@ -1,5 +1,5 @@
 // `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
-import type { RefOp } from '../git/refs';
+import type { RefOp } from '../git/storage';
 import type { Repo } from '../git/repo';
 import { FORMAT1_ARCHIVE_HINT } from '../handoff/store/format';
 import { archivalOf } from '../handoff/store/ref-updates';
