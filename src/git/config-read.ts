@@ -1,11 +1,11 @@
 // git's configuration read in this process (one git process fewer per write), only where it is provably what
 // `git config -z --get-regexp` would print: a plain repository, known files holding no include, parsed by git's own
 // rules (config.c); anything else is null, and git answers.
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gitBool } from '../config-keys';
 import { configFiles } from './config-files';
-import { fileStamp } from '../read-file';
+import { fileStamp, realpathOr } from '../read-file';
 import { addValue } from './config-values';
 import type { Storage } from './storage';
 
@@ -165,23 +165,15 @@ function filesInGitsOrder(repo: Pick<Storage, 'commonDir' | 'gitDir'>, env: Env)
 }
 
 const DISTRIBUTION_GITS = ['/usr/bin/git', '/bin/git', '/usr/lib/git-core/git', '/usr/libexec/git-core/git'];
-// the git on PATH is the distribution's (its system file /etc/gitconfig): checked once per process
 let distributionGit: boolean | null = null;
+/**
+ * Whether the git on PATH (git puts its exec path first for `git handoff`) is the distribution's, prefix /usr (git's
+ * Makefile: sysconfdir /etc, its system file /etc/gitconfig); checked once per process.
+ */
 function isDistributionGit(env: Env): boolean {
   if (distributionGit !== null) return distributionGit;
-  distributionGit = false;
-  if (process.platform !== 'linux') return false;
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    try {
-      const real = realpathSync(path.join(dir, 'git'));
-      // prefix /usr (git's Makefile: sysconfdir /etc); git puts its exec path first on PATH for `git handoff`
-      return (distributionGit = DISTRIBUTION_GITS.includes(real));
-    } catch {
-      // not here: the next directory of PATH
-    }
-  }
-  return false;
+  const dir = process.platform === 'linux' ? (env.PATH ?? '').split(path.delimiter).find((d) => d && existsSync(path.join(d, 'git'))) : undefined;
+  return (distributionGit = !!dir && DISTRIBUTION_GITS.includes(realpathOr(path.join(dir, 'git'))));
 }
 
 /**
