@@ -178,6 +178,9 @@ const treeEntries = (s: string): TreeEntry[] =>
     return m ? [{ mode: m[1], type: m[2], oid: m[3], path: m[4] }] : [];
   });
 
+// no hook runs: a write of the product's own that no user hook is to see
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
+
 // git waits this long for a held ref lock before it gives up (its default is 100 ms).
 const LOCK_TIMEOUT_MS = 300;
 
@@ -294,8 +297,7 @@ class GitRepo implements Repo {
     // update-ref's `<verb> <ref> [<new>] [<old>]`, each op's fields in that order
     const line = (o: RefOp) => [o.op, o.ref, 'newOid' in o ? o.newOid : null, 'oldOid' in o ? o.oldOid : null].filter(Boolean).join(' ');
     const input = ['start', ...ops.map(line), 'prepare', 'commit', ''].join('\n');
-    const hooks = o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : [];
-    const r = this.git([...hooks, '-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', o.reason, '--stdin'], { input, allowFail: true, env: o.env });
+    const r = this.git([...(o.noHooks ? NO_HOOKS : []), '-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', o.reason, '--stdin'], { input, allowFail: true, env: o.env });
     // the refs it moved (or lost a race for) are read from git again; the rest of the listing stands
     kept?.movedRefs(ops.map((op) => op.ref));
     this.kept = kept;
@@ -631,13 +633,13 @@ class GitRepo implements Repo {
     return gitBounded(args, { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
   fetchRefs(remote: string, refspecs: string[], o: { atomic?: boolean; prune?: boolean; full?: boolean; noHooks?: boolean } = {}) {
-    const config = [...(o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), ...(o.full ? ['-c', 'fetch.output=full'] : [])];
+    const config = [...(o.noHooks ? NO_HOOKS : []), ...(o.full ? ['-c', 'fetch.output=full'] : [])];
     const flags = [...(o.atomic ? ['--atomic'] : []), ...(o.prune ? ['--prune'] : []), ...(o.full ? [] : ['--quiet'])];
     return this.git([...config, 'fetch', ...flags, '--no-tags', '--no-write-fetch-head', remote, ...refspecs], { allowFail: true });
   }
   pushRefs(remote: string, refspecs: string[], o: { atomic?: boolean; force?: boolean; leases?: Array<[string, string | null]>; noHooks?: boolean } = {}) {
     const flags = [...(o.atomic ? ['--atomic'] : []), ...(o.force ? ['--force'] : []), ...(o.leases ?? []).map(([ref, was]) => `--force-with-lease=${ref}:${was ?? ''}`)];
-    const args = [...(o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
+    const args = [...(o.noHooks ? NO_HOOKS : []), ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
     return this.git([...args, ...flags, remote, ...refspecs], { allowFail: true });
   }
   side(dir: string): SideRepository {
