@@ -90,8 +90,15 @@ type SettingValue<K extends HandoffKey> = ValueOf<(typeof KEYS)[K]['spec']>;
 /** The key's full name as git spells it: handoff.<key>. */
 export const keyName = (k: HandoffKey): string => `handoff.${k}`;
 
-const TRUE = /^(true|yes|on|1)$/i;
-const FALSE = /^(off|false|no|0)$/i;
+/** git's words for true (git_parse_maybe_bool, in any case); its false ones are FALSE_WORDS and (callers say) empty. */
+export const TRUE_WORDS = ['true', 'yes', 'on', '1'];
+const FALSE_WORDS = ['false', 'no', 'off', '0'];
+
+/** A value as git reads a boolean word (untrimmed, any case): true, false, or null for anything else. */
+export function gitBool(v: string): boolean | null {
+  const w = v.toLowerCase();
+  return TRUE_WORDS.includes(w) ? true : FALSE_WORDS.includes(w) ? false : null;
+}
 
 /** "30m", "2h", "45s", "1d" or plain seconds, in milliseconds. */
 export function parseDuration(v: string | undefined, fallbackMs: number): number {
@@ -110,7 +117,7 @@ export function parseSetting<K extends HandoffKey>(k: K, values: readonly string
   const out = (() => {
     switch (s.type) {
       case 'bool':
-        return v === undefined ? s.default : TRUE.test(t) ? true : FALSE.test(t) ? false : s.other;
+        return v === undefined ? s.default : (gitBool(t) ?? s.other);
       case 'duration':
         return parseDuration(v, s.default);
       case 'int':

@@ -1,6 +1,7 @@
 // The configuration files git reads for a repository (includes aside), the one place they are named: one table, read
 // here and written into the sh front (configFilesSh, by scripts/front-words.mjs).
 import path from 'node:path';
+import { gitBool, TRUE_WORDS } from '../config-keys';
 import { userHome } from '../user-dirs';
 
 type ConfigScope = 'local' | 'worktree' | 'global' | 'system';
@@ -32,8 +33,7 @@ const RULES: Rule[] = [
   { scope: 'system', base: '/', file: 'etc/gitconfig', named: 'GIT_CONFIG_SYSTEM', off: 'GIT_CONFIG_NOSYSTEM' },
 ];
 
-const TRUE_WORDS = ['true', 'yes', 'on', '1'];
-const turnedOff = (v: string | undefined) => v !== undefined && TRUE_WORDS.includes(v.toLowerCase());
+const turnedOff = (v: string | undefined) => v !== undefined && gitBool(v) === true;
 
 type Env = NodeJS.ProcessEnv;
 interface Dirs {

@@ -1,10 +1,11 @@
 // git's configuration read in this process (one git process fewer per write), only where it is provably what
 // `git config -z --get-regexp` would print: a plain repository, known files holding no include, parsed by git's own
 // rules (config.c); anything else is null, and git answers.
-import { readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { gitBool } from '../config-keys';
 import { configFiles } from './config-files';
-import { fileStamp } from '../read-file';
+import { fileStamp, realpathOr } from '../read-file';
 import { addValue } from './config-values';
 import type { Storage } from './storage';
 
@@ -150,8 +151,6 @@ export function parseConfigFile(data: Buffer, o: { includes?: boolean } = {}): C
   }
 }
 
-const GIT_ENV_BOOLS = ['', 'false', 'no', 'off', '0', 'true', 'yes', 'on', '1'];
-
 /**
  * The files git reads for a plain repository, in its order (configFiles reversed: system, XDG, ~/.gitconfig, the
  * repository's; no config.worktree without extensions), or null. GIT_CONFIG_GLOBAL and GIT_CONFIG_SYSTEM are git's from
@@ -159,30 +158,22 @@ const GIT_ENV_BOOLS = ['', 'false', 'no', 'off', '0', 'true', 'yes', 'on', '1'];
  * file is /etc/gitconfig only for a git built for /usr (the distribution's).
  */
 function filesInGitsOrder(repo: Pick<Storage, 'commonDir' | 'gitDir'>, env: Env): string[] | null {
-  const nosystem = env.GIT_CONFIG_NOSYSTEM?.toLowerCase();
-  if ((nosystem !== undefined && !GIT_ENV_BOOLS.includes(nosystem)) || !env.HOME || env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined) return null;
+  const nosystem = env.GIT_CONFIG_NOSYSTEM;
+  if ((nosystem && gitBool(nosystem) === null) || !env.HOME || env.GIT_CONFIG_GLOBAL !== undefined || env.GIT_CONFIG_SYSTEM !== undefined) return null;
   const files = configFiles(repo, env).filter((f) => f !== path.join(repo.gitDir, 'config.worktree'));
   return files.includes('/etc/gitconfig') && !isDistributionGit(env) ? null : files.reverse();
 }
 
 const DISTRIBUTION_GITS = ['/usr/bin/git', '/bin/git', '/usr/lib/git-core/git', '/usr/libexec/git-core/git'];
-// the git on PATH is the distribution's (its system file /etc/gitconfig): checked once per process
 let distributionGit: boolean | null = null;
+/**
+ * Whether the git on PATH (git puts its exec path first for `git handoff`) is the distribution's, prefix /usr (git's
+ * Makefile: sysconfdir /etc, its system file /etc/gitconfig); checked once per process.
+ */
 function isDistributionGit(env: Env): boolean {
   if (distributionGit !== null) return distributionGit;
-  distributionGit = false;
-  if (process.platform !== 'linux') return false;
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    try {
-      const real = realpathSync(path.join(dir, 'git'));
-      // prefix /usr (git's Makefile: sysconfdir /etc); git puts its exec path first on PATH for `git handoff`
-      return (distributionGit = DISTRIBUTION_GITS.includes(real));
-    } catch {
-      // not here: the next directory of PATH
-    }
-  }
-  return false;
+  const dir = process.platform === 'linux' ? (env.PATH ?? '').split(path.delimiter).find((d) => d && existsSync(path.join(d, 'git'))) : undefined;
+  return (distributionGit = !!dir && DISTRIBUTION_GITS.includes(realpathOr(path.join(dir, 'git'))));
 }
 
 /**

@@ -1,5 +1,6 @@
-// Values read out of a configuration read (src/git/config.ts reads it): a key's last value, a boolean, the identity
-// git would be missing.
+// Values read out of a configuration read (src/git/config.ts reads it): a key's last value, a boolean, the handoff
+// remote, the identity git would be missing.
+import { gitBool, setting } from '../config-keys';
 import type { Config } from './storage';
 
 /** The last value of a key, as git reports it. */
@@ -8,10 +9,12 @@ export const configValue = (c: Config, key: string): string | undefined => c.get
 /** Adds a value to a key's values, in git's order. */
 export const addValue = (map: Config, key: string, value: string): void => void (map.get(key) ?? map.set(key, []).get(key)!).push(value);
 
-export function configBool(c: Config, key: string): boolean {
-  const v = configValue(c, key);
-  return v !== undefined && /^(true|yes|on|1)$/i.test(v.trim());
-}
+/** A key read as git reads a boolean: true only for one of git's true words. */
+export const configBool = (c: Config, key: string): boolean => gitBool(configValue(c, key)?.trim() ?? '') === true;
+
+/** The handoff remote (sync's and claims'): `handoff.remote`, else `origin`, else the only remote. */
+export const handoffRemoteOf = (c: Config, names: string[]): string | undefined =>
+  setting(c, 'remote') || (names.includes('origin') ? 'origin' : names.length === 1 ? names[0] : undefined);
 
 export const FALLBACK_IDENTITY = { name: 'git-handoff', email: 'git-handoff@localhost' };
 

@@ -9,7 +9,7 @@ import type { Config } from './storage';
 import type { Repo } from './run';
 
 export type { Config } from './storage';
-export { addValue, configBool, configValue } from './config-values';
+export { addValue, configBool, configValue, handoffRemoteOf } from './config-values';
 
 // the configuration read last for each repository: what src/git/loose.ts needs to write objects as git would
 const known = new WeakMap<Repo, Config>();

@@ -1,7 +1,8 @@
 // What marks git-handoff's own hook stub (git-hooks/stub.sh), the hook it chains and the names the stub and its
 // handlers share: hooks/install.ts writes them, the store's own moves ask whether the stub alone would run.
-import { lstatSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
+import { readTextOr, statOr } from '../read-file';
 import { configValue } from './config-values';
 import type { Config, Storage } from './storage';
 
@@ -20,13 +21,7 @@ export const DECIDED_PREFIX = 'handoff-decided-msg.';
 export const CHAINED_SUFFIX = '.handoff-chained';
 
 /** Whether the file at `p` (symlinks followed) is a git-handoff stub: a regular file holding the marker. */
-export function isStub(p: string): boolean {
-  try {
-    return statSync(p).isFile() && readFileSync(p, 'utf8').includes(STUB_MARKER);
-  } catch {
-    return false;
-  }
-}
+export const isStub = (p: string): boolean => !!statOr(p)?.isFile() && !!readTextOr(p)?.includes(STUB_MARKER);
 
 /** The git-handoff stubs a hooks directory holds, by hook name. */
 export const stubsIn = (dir: string): string[] => HOOK_NAMES.filter((n) => isStub(path.join(dir, n)));
@@ -39,16 +34,10 @@ export function ownStubAlone(repo: Pick<Storage, 'commonDir'>, config: Config, n
   if (configValue(config, 'core.hooksPath') !== undefined) return false;
   const hook = path.join(repo.commonDir, 'hooks', name);
   try {
-    // not through a symlink: the file itself
-    if (!lstatSync(hook).isFile() || !isStub(hook)) return false;
+    // not through a symlink: the file itself, and nothing at all beside it under the chained name
+    return lstatSync(hook).isFile() && isStub(hook) && !lstatSync(hook + CHAINED_SUFFIX, { throwIfNoEntry: false });
   } catch {
     return false;
-  }
-  try {
-    lstatSync(hook + CHAINED_SUFFIX);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT';
   }
 }
 

@@ -2,11 +2,13 @@
 // would write: plain repository configuration, no object directory of git's choosing in the environment.
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { gitBool } from '../config-keys';
 import { diskError } from '../errors';
+import { sha1 } from '@noble/hashes/legacy';
+import { bytesToHex } from '@noble/hashes/utils';
 import { createHash } from '../lazy-crypto';
 import { configValue, knownConfig, type Config } from './config';
 import { lazyZlib, readLoose } from './loose-read';
-import { sha1Hex } from './sha1';
 import type { Repo } from './run';
 import { parseCommit } from './storage';
 
@@ -23,13 +25,13 @@ export function looseTarget(repo: Repo): { dir: string; hash: 'sha1' | 'sha256';
   return { dir: path.join(repo.commonDir, 'objects'), hash: repo.objectFormat, config };
 }
 
-/** Contents up to this size are hashed by src/git/sha1.ts (no node:crypto to load); larger ones by node:crypto. */
+/** Contents up to this size are hashed by @noble/hashes (loading node:crypto costs more than hashing them); larger ones by node:crypto. */
 const JS_SHA1_MAX = 64 * 1024;
 
 /** The object id of `type` `content`, as git hashes it. */
 export function hashObject(hash: 'sha1' | 'sha256', type: string, content: Buffer): string {
   const header = `${type} ${content.length}\0`;
-  if (hash === 'sha1' && content.length <= JS_SHA1_MAX) return sha1Hex([Buffer.from(header, 'latin1'), content]);
+  if (hash === 'sha1' && content.length <= JS_SHA1_MAX) return bytesToHex(sha1.create().update(Buffer.from(header, 'latin1')).update(content).digest());
   return createHash(hash).update(header).update(content).digest('hex');
 }
 
@@ -135,7 +137,7 @@ export function identLines(config: Config, env: NodeJS.ProcessEnv): { author: st
   if (e('GIT_AUTHOR_DATE') !== undefined || e('GIT_COMMITTER_DATE') !== undefined) return null;
   // commit-tree signs when commit.gpgSign says so: anything but a plain false goes to git
   const gpg = configValue(config, 'commit.gpgsign');
-  if (gpg !== undefined && !/^(false|no|off|0|)$/i.test(gpg.trim())) return null;
+  if (gpg?.trim() && gitBool(gpg.trim()) !== false) return null;
   const enc = configValue(config, 'i18n.commitencoding');
   if (enc !== undefined && !/^utf-?8$/i.test(enc)) return null;
   const date = gitDate();

@@ -14,9 +14,13 @@ export function hostLimit(stderr: string): 'rate' | 'size' | null {
   return null;
 }
 
+/** The server's own words (a refusing hook's message), as git relays them. */
+export const remoteLines = (stderr: string): string[] =>
+  stderr.split('\n').flatMap((l) => (l.startsWith('remote:') ? [l.replace(/^remote:\s?/, '').trimEnd()] : [])).filter(Boolean);
+
 /** Why a push was refused: the host's `remote:` lines (at most 4), then git's reason for the ref, else git's first error. */
 export function pushRefusal(stderr: string): string {
-  const host = stderr.split('\n').filter((l) => l.startsWith('remote:')).map((l) => l.replace(/^remote:\s?/, '').trim()).filter((l) => l && !/^=+$/.test(l) && !/^(Resolving deltas|Counting objects|Compressing objects|Enumerating objects|Total \d)/.test(l));
+  const host = remoteLines(stderr).map((l) => l.trim()).filter((l) => !/^=+$/.test(l) && !/^(Resolving deltas|Counting objects|Compressing objects|Enumerating objects|Total \d)/.test(l));
   const why = /\[remote (?:rejected|failure)\][^(\n]*\(([^)\n]*)\)/.exec(stderr)?.[1];
   if (!host.length && !why) return gitReason(stderr);
   return [...host.slice(0, 4), ...(why ? [`(${why})`] : [])].join(' ');

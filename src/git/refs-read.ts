@@ -2,8 +2,9 @@
 // for-each-ref would print (a plain SHA-1 repository, plain loose ref files, every tip a loose commit; anything else is
 // null, and git answers), the listings a command keeps (RefsOnce: one read per fact per process), and who is told of
 // the refs read (onRefsRead).
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
+import { readTextOr } from '../read-file';
 import { readConfigInProcess } from './config-read';
 import { readLoose } from './loose-read';
 import { ListedRef, parseCommit, type RefRecord, type Storage } from './storage';
@@ -101,12 +102,8 @@ function looseRefs(dir: string, name: string, out: Map<string, string>, wanted: 
       if (!looseRefs(p, `${ref}/`, out, wanted)) return false;
       continue;
     }
-    let text = '';
-    try {
-      text = e.isFile() ? readFileSync(p, 'latin1') : '';
-    } catch {
-      // unreadable: git's to say
-    }
+    // not a file, unreadable or not an oid: git's to say
+    const text = (e.isFile() && readTextOr(p)) || '';
     if (!OID.test(text)) return false;
     out.set(ref, text.slice(0, 40));
   }

@@ -4,9 +4,6 @@ import path from 'node:path';
 import { packedRefs } from './refs-read';
 import type { Repo } from './run';
 
-export { onRefsRead } from './refs-read';
-export { ListedRef, type RefOp, type RefRecord } from './storage';
-
 /** Whether git allows `name` as a branch name (`git check-ref-format --branch`: git's own rules, not a copy of them). */
 export function isBranchName(repo: Repo, name: string): boolean {
   return !name.startsWith('-') && repo.git(['check-ref-format', '--branch', name], { allowFail: true }).status === 0;

@@ -1,20 +1,20 @@
 // Repository discovery: where the git directories are, which branch is checked out, the object format.
-import { readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { keyName, parseSetting } from '../config-keys';
+import { keyName, parseSetting, TRUE_WORDS } from '../config-keys';
 import { HandoffError } from '../errors';
 import { readTextOr, statOr } from '../read-file';
 import { trace } from '../trace';
-import { countLooseCommits } from './loose';
+import { countLooseCommits, identLines, looseTarget, treeContent, writeLoose } from './loose';
+import { looseCommitFiles } from './loose-read';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
 import { configFile, parseConfigFile } from './config-read';
-import { batchCheck, objectSizes, readCommitFiles, readObjects, readObjectsBounded, writeBlobs, writeCommit, writeObject, writeTree, writeTreeWithPaths } from './objects';
 import { lockFileNamed } from './messages';
 import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
-import { git, gitBounded, gitOut, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type GitResult, type Repo } from './run';
-import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type Bounded, type CasOutcome, type CommitSummary, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { git, gitBounded, gitBytes, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type Repo } from './run';
+import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type GitResult, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -76,7 +76,10 @@ const storeFormatAt = (commonDir: string): number | null => storeFormatOf(config
 const DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT'];
 // Repository configuration that moves the worktree, makes it bare, includes other files, or names extensions
 // (the object format among them): git itself answers then.
-const UNPLAIN_CONFIG = /^\s*\[\s*(extensions|include|includeif)\b|^\s*worktree\s*=|^\s*bare\s*=\s*(true|yes|on|1)\s*$|^\s*repositoryformatversion\s*=\s*([2-9]|1\d)/im;
+const UNPLAIN_CONFIG = new RegExp(
+  String.raw`^\s*\[\s*(extensions|include|includeif)\b|^\s*worktree\s*=|^\s*bare\s*=\s*(${TRUE_WORDS.join('|')})\s*$|^\s*repositoryformatversion\s*=\s*([2-9]|1\d)`,
+  'im',
+);
 
 /**
  * The plain case, found without starting git: a worktree (or linked worktree) found by walking up for `.git`,
@@ -153,6 +156,18 @@ const walkArgs = (w: Walk): string[] => [
 
 const lines = (s: string): string[] => s.split('\n').filter(Boolean);
 
+/** The system's temporary directory; node:os loaded at the first temporary file, not by every guard run. */
+const tmpdir = (): string => (require('node:os') as typeof import('node:os')).tmpdir();
+
+/** A fresh directory only this user can read (mkdtemp's mode 0700), or null where none can be made. */
+function privateTempDir(): string | null {
+  try {
+    return mkdtempSync(path.join(tmpdir(), 'git-handoff-'));
+  } catch {
+    return null;
+  }
+}
+
 /** What git's walk says of an object it lacks ("bad object X", "Could not read X", "Failed to traverse parents of commit X"). */
 const MISSING_OBJECT = /bad object|could not read|failed to traverse|missing/i;
 
@@ -162,6 +177,9 @@ const treeEntries = (s: string): TreeEntry[] =>
     const m = /^(\d+) (\S+) ([0-9a-f]+)\t(.+)$/s.exec(e);
     return m ? [{ mode: m[1], type: m[2], oid: m[3], path: m[4] }] : [];
   });
+
+// no hook runs: a write of the product's own that no user hook is to see
+const NO_HOOKS = ['-c', 'core.hooksPath=/dev/null'];
 
 // git waits this long for a held ref lock before it gives up (its default is 100 ms).
 const LOCK_TIMEOUT_MS = 300;
@@ -217,8 +235,13 @@ class GitRepo implements Repo {
   }
 
   out(args: string[], opts: GitOptions = {}): string {
-    this.forgetUnlessRead(args);
-    return gitOut(args, { cwd: this.cwd, ...opts });
+    return this.git(args, opts).stdout.replace(/\n$/, '');
+  }
+
+  /** git's output when it succeeds, null when it fails. */
+  private outOrNull(args: string[], opts: GitOptions = {}): string | null {
+    const r = this.git(args, { ...opts, allowFail: true });
+    return r.status === 0 ? r.stdout : null;
   }
 
   /** A command that may move refs ends the kept listing (a `-c` option pair is not the command). */
@@ -230,10 +253,7 @@ class GitRepo implements Repo {
   // ---- refs
   readRef(ref: string) {
     let oid = this.kept?.readRef(ref);
-    if (oid === undefined) {
-      const r = this.git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { allowFail: true });
-      oid = r.status === 0 ? r.stdout.trim() : null;
-    }
+    if (oid === undefined) oid = this.resolve(`${ref}^{commit}`);
     if (oid) this.tellRefsRead([{ ref, oid }], null);
     return oid;
   }
@@ -266,24 +286,18 @@ class GitRepo implements Repo {
     return this.git(args, { allowFail: true }).stdout.trim() || null;
   }
   fullRefName(spec: string) {
-    const r = this.git(['rev-parse', '--symbolic-full-name', spec], { allowFail: true });
-    return { named: r.status === 0, full: r.status === 0 ? r.stdout.trim() : '' };
+    const full = this.outOrNull(['rev-parse', '--symbolic-full-name', spec])?.trim();
+    return { named: full !== undefined, full: full ?? '' };
   }
   reflogSubjects(ref: string) {
     return lines(this.git(['reflog', 'show', '--format=%gs', ref, '--'], { allowFail: true }).stdout);
   }
   [MOVE_REFS](ops: RefOp[], o: MoveRefsOptions): CasOutcome {
     const kept = this.kept;
-    const lines = ['start'];
-    for (const op of ops) {
-      if (op.op === 'create') lines.push(`create ${op.ref} ${op.newOid}`);
-      else if (op.op === 'update') lines.push(`update ${op.ref} ${op.newOid} ${op.oldOid}`);
-      else if (op.op === 'delete') lines.push(`delete ${op.ref} ${op.oldOid}`);
-      else lines.push(`verify ${op.ref} ${op.oldOid ?? ''}`.trimEnd());
-    }
-    const input = [...lines, 'prepare', 'commit', ''].join('\n');
-    const hooks = o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : [];
-    const r = this.git([...hooks, '-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', o.reason, '--stdin'], { input, allowFail: true, env: o.env });
+    // update-ref's `<verb> <ref> [<new>] [<old>]`, each op's fields in that order
+    const line = (o: RefOp) => [o.op, o.ref, 'newOid' in o ? o.newOid : null, 'oldOid' in o ? o.oldOid : null].filter(Boolean).join(' ');
+    const input = ['start', ...ops.map(line), 'prepare', 'commit', ''].join('\n');
+    const r = this.git([...(o.noHooks ? NO_HOOKS : []), '-c', `core.filesRefLockTimeout=${LOCK_TIMEOUT_MS}`, 'update-ref', '-m', o.reason, '--stdin'], { input, allowFail: true, env: o.env });
     // the refs it moved (or lost a race for) are read from git again; the rest of the listing stands
     kept?.movedRefs(ops.map((op) => op.ref));
     this.kept = kept;
@@ -298,27 +312,67 @@ class GitRepo implements Repo {
 
   // ---- objects
   resolve(spec: string) {
-    const r = this.git(['rev-parse', '-q', '--verify', spec], { allowFail: true });
-    return (r.status === 0 && r.stdout.trim()) || null;
+    return this.outOrNull(['rev-parse', '-q', '--verify', spec])?.trim() || null;
   }
   hasCommit(oid: string) {
-    return this.git(['cat-file', '-e', `${oid}^{commit}`], { allowFail: true }).status === 0;
+    return this.outOrNull(['cat-file', '-e', `${oid}^{commit}`]) !== null;
   }
-  readObjects = (specs: string[], maxBuffer?: number) => readObjects(this, specs, maxBuffer);
-  readObjectsBounded = (specs: string[], max: number[]) => readObjectsBounded(this, specs, max);
+  readObjects(specs: string[], maxBuffer?: number): Array<BatchObject | null> {
+    if (specs.length === 0) return [];
+    const buf = gitBytes(['cat-file', '--batch'], { cwd: this.cwd, input: specs.join('\n') + '\n', maxBuffer }).stdout;
+    let pos = 0;
+    return specs.map(() => {
+      const nl = buf.indexOf(10, pos);
+      const m = /^(\S+) (\S+) (\d+)$/.exec(buf.subarray(pos, nl).toString('utf8'));
+      pos = nl + 1;
+      if (!m) return null;
+      const content = buf.subarray(pos, pos + Number(m[3]));
+      pos += Number(m[3]) + 1;
+      return { oid: m[1], type: m[2], content };
+    });
+  }
+  readObjectsBounded(specs: string[], max: number[]): Bounded[] {
+    // the usual case in one process: everything fits in what the limits allow together; only past that are sizes asked first
+    const limit = max.reduce((a, b) => a + b, 0) + specs.length * 128;
+    try {
+      const all = this.readObjects(specs, limit);
+      if (all.every((o, i) => !o || o.content.length <= max[i])) return all;
+    } catch (e) {
+      if (!(e instanceof HandoffError) || e.code !== 'output-too-large') throw e;
+    }
+    const sizes = this.objectSizes(specs);
+    const read = this.readObjects(specs.filter((_, i) => sizes[i] && sizes[i]!.size <= max[i]));
+    let j = 0;
+    return specs.map((_, i) => (!sizes[i] ? null : sizes[i]!.size > max[i] ? { oversize: sizes[i]!.size } : read[j++]));
+  }
   readCommitFiles(oids: string[], names: string[], max: number[]) {
     const key = (oid: string) => [oid, ...names, ...max].join('\0');
-    const rest = oids.filter((oid) => !this.filesRead.has(key(oid)));
-    readCommitFiles(this, rest, names, max).forEach((files, i) => this.filesRead.set(key(rest[i]), files));
+    const rest: string[] = [];
+    for (const oid of oids.filter((oid) => !this.filesRead.has(key(oid)))) {
+      // loose ones in this process, the rest in one read
+      const loose = looseCommitFiles(this, oid, names, max);
+      if (loose) this.filesRead.set(key(oid), [loose.commit, ...loose.files]);
+      else rest.push(oid);
+    }
+    const read = this.readObjectsBounded(rest.flatMap((oid) => [oid, ...names.map((n) => `${oid}:${n}`)]), rest.flatMap(() => max));
+    rest.forEach((oid, j) => this.filesRead.set(key(oid), read.slice(j * (names.length + 1), (j + 1) * (names.length + 1))));
     return oids.map((oid) => this.filesRead.get(key(oid))!);
   }
-  objectSizes = (specs: string[]) => objectSizes(this, specs);
+  objectSizes(specs: string[]) {
+    const lines = this.batchCheck(specs, '%(objecttype) %(objectsize)');
+    return specs.map((_, i) => {
+      const m = /^(\S+) (\d+)$/.exec(lines[i] ?? '');
+      return m ? { type: m[1], size: Number(m[2]) } : null;
+    });
+  }
   objectIds(specs: string[]) {
-    const answers = batchCheck(this, specs, '%(objectname)');
+    const answers = this.batchCheck(specs, '%(objectname)');
     return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
   }
-  readCommitTrailers(oids: string[]) {
-    return new Map(this.describeCommits(oids).map((c) => [c.oid, c]));
+  /** `git cat-file --batch-check=<format>` of many objects (any rev syntax): its line for each, in order (a missing one's says so). */
+  private batchCheck(specs: string[], format: string): string[] {
+    if (specs.length === 0) return [];
+    return this.git(['cat-file', `--batch-check=${format}`], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
   }
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
@@ -333,27 +387,79 @@ class GitRepo implements Repo {
     return treeEntries(this.out(['ls-tree', '-z', treeish]));
   }
   readTreeDeep(treeish: string): TreeEntry[] | null {
-    const r = this.git(['ls-tree', '-r', '-z', '--full-tree', treeish], { allowFail: true });
-    return r.status === 0 ? treeEntries(r.stdout) : null;
+    const out = this.outOrNull(['ls-tree', '-r', '-z', '--full-tree', treeish]);
+    return out === null ? null : treeEntries(out);
   }
   blobId(content: string) {
     return this.out(['hash-object', '--stdin'], { input: content });
   }
-  writeBlob = (content: string) => writeObject(this, content);
-  writeBlobs = (contents: string[]) => writeBlobs(this, contents);
-  writeTree = (entries: Array<{ name: string; oid: string; mode?: string; type?: string }>) => writeTree(this, entries);
-  writeTreeWithPaths = (base: string | null, entries: Array<{ path: string; oid: string }>) => writeTreeWithPaths(this, base, entries);
+  writeBlob(content: string) {
+    return this.writeObject(content, 'blob');
+  }
+  /** One object (a blob, or a commit given whole: a rewrite keeping its author and committer), in this process where loose.ts can. */
+  private writeObject(content: string, type: 'blob' | 'commit'): string {
+    const target = looseTarget(this);
+    return (target && writeLoose(target, type, Buffer.from(content, 'utf8'))) || this.out(['hash-object', '-t', type, '-w', '--stdin'], { input: content });
+  }
+  writeBlobs(contents: string[]): string[] {
+    const target = looseTarget(this);
+    if (target) {
+      const oids = contents.map((c) => writeLoose(target, 'blob', Buffer.from(c, 'utf8')));
+      if (oids.every((o): o is string => !!o)) return oids;
+    }
+    // else in one git process: `hash-object --stdin-paths` over temporary files, no filters (stored as given)
+    const dir = contents.length > 1 ? privateTempDir() : null;
+    if (!dir) return contents.map((c) => this.writeBlob(c));
+    try {
+      const files = contents.map((c, i) => {
+        const f = path.join(dir, String(i));
+        writeFileSync(f, c);
+        return f;
+      });
+      return this.out(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.join('\n') + '\n' }).split('\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  writeTree(entries: Array<{ name: string; oid: string; mode?: string; type?: string }>): string {
+    const blobs = entries.every((e) => (e.mode ?? '100644') === '100644' && (e.type ?? 'blob') === 'blob');
+    const target = blobs ? looseTarget(this) : null;
+    const inProcess = target && writeLoose(target, 'tree', treeContent(entries));
+    return inProcess || this.out(['mktree', '-z'], { input: entries.map((e) => `${e.mode ?? '100644'} ${e.type ?? 'blob'} ${e.oid}\t${e.name}\0`).join('') });
+  }
+  writeTreeWithPaths(base: string | null, entries: Array<{ path: string; oid: string }>): string {
+    // built in a private index
+    const dir = privateTempDir();
+    if (!dir) throw new HandoffError('environment', 'no-temp-dir', `no private temporary directory could be made under ${tmpdir()}; nothing was written`);
+    const env = { GIT_INDEX_FILE: path.join(dir, 'index') };
+    try {
+      if (base) this.git(['read-tree', base], { env });
+      this.git(['update-index', '--add', '--index-info'], { input: entries.map((e) => `100644 ${e.oid}\t${e.path}\n`).join(''), env });
+      return this.out(['write-tree'], { env });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
   [WRITE_COMMIT](c: { raw: string } | { tree: string; parents: string[]; message: string; env?: NodeJS.ProcessEnv; sign?: boolean }) {
-    return 'raw' in c ? writeObject(this, c.raw, 'commit') : writeCommit(this, c.tree, c.parents, c.message, c.env, c.sign);
+    if ('raw' in c) return this.writeObject(c.raw, 'commit');
+    const { tree, parents, message, env = {}, sign } = c;
+    // unsigned, in this process when loose.ts can tell what git would write
+    const target = sign ? null : looseTarget(this);
+    const ident = target && identLines(target.config, env);
+    if (target && ident) {
+      const head = [`tree ${tree}`, ...[...new Set(parents)].map((p) => `parent ${p}`), `author ${ident.author}`, `committer ${ident.committer}`];
+      const oid = writeLoose(target, 'commit', Buffer.from(`${head.join('\n')}\n\n${message}`, 'utf8'));
+      if (oid) return oid;
+    }
+    return this.out(['commit-tree', tree, ...parents.flatMap((p) => ['-p', p]), ...(sign ? ['-S'] : []), '-F', '-'], { input: message, env });
   }
 
   // ---- history
   isAncestor(a: string, b: string) {
-    return this.git(['merge-base', '--is-ancestor', a, b], { allowFail: true }).status === 0;
+    return this.outOrNull(['merge-base', '--is-ancestor', a, b]) !== null;
   }
   mergeBase(a: string, b: string) {
-    const r = this.git(['merge-base', a, b], { allowFail: true });
-    return (r.status === 0 && r.stdout.trim()) || null;
+    return this.outOrNull(['merge-base', a, b])?.trim() || null;
   }
   independent(oids: string[]) {
     return lines(this.out(['merge-base', '--independent', ...oids]));
@@ -368,15 +474,15 @@ class GitRepo implements Repo {
   revCount(tip: string, o: { firstParent?: boolean } = {}) {
     const loose = o.firstParent ? null : countLooseCommits(this.commonDir, tip);
     if (loose !== null) return loose;
-    const r = this.git(['rev-list', '--count', ...(o.firstParent ? ['--first-parent'] : []), tip], { allowFail: true });
-    return r.status === 0 ? Number(r.stdout.trim()) || 0 : null;
+    const out = this.outOrNull(['rev-list', '--count', ...(o.firstParent ? ['--first-parent'] : []), tip]);
+    return out === null ? null : Number(out.trim()) || 0;
   }
   leftRight(a: string, b: string): [number, number] | null {
     // once a process for each pair: many handoffs of a branch name the same commit
     const pair = `${a}...${b}`;
     if (this.countsRead.has(pair)) return this.countsRead.get(pair)!;
-    const r = this.git(['rev-list', '--left-right', '--count', '--end-of-options', pair], { allowFail: true });
-    const counts = r.status === 0 ? (r.stdout.trim().split(/\s+/).map(Number) as [number, number]) : null;
+    const out = this.outOrNull(['rev-list', '--left-right', '--count', '--end-of-options', pair]);
+    const counts = out === null ? null : (out.trim().split(/\s+/).map(Number) as [number, number]);
     this.countsRead.set(pair, counts);
     return counts;
   }
@@ -425,8 +531,7 @@ class GitRepo implements Repo {
     return graph;
   }
   roots() {
-    const r = this.git(['rev-list', '--max-parents=0', 'HEAD'], { allowFail: true });
-    return r.status === 0 ? lines(r.stdout) : [];
+    return lines(this.outOrNull(['rev-list', '--max-parents=0', 'HEAD']) ?? '');
   }
   unreachableCommits() {
     const r = this.git(['fsck', '--unreachable', '--no-reflogs', '--no-progress'], { allowFail: true });
@@ -446,8 +551,7 @@ class GitRepo implements Repo {
     if (refs.length === 0) return [];
     // the refs on stdin: a store of 10,000 refs fits no command line
     const limit = [...(o.max === undefined ? [] : [`--max-count=${o.max}`]), ...(o.since === undefined ? [] : [`--since=@${o.since}`])];
-    const r = this.git(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n', allowFail: true });
-    return r.status === 0 ? rowsOf(r.stdout, fields.length) : [];
+    return rowsOf(this.outOrNull(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n' }) ?? '', fields.length);
   }
   signature(oid: string): [string, string, string] {
     const [g = '', k = '', s = ''] = rowsOf(this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS%x00', oid], { allowFail: true }).stdout, 3)[0] ?? [];
@@ -461,8 +565,7 @@ class GitRepo implements Repo {
     const input = [...from.filter((a) => !option(a)), ...not.filter((a) => !option(a)).map((a) => `^${a}`), ''].join('\n');
     const grep = o.grep?.length ? ['--fixed-strings', ...o.grep.map((t) => `--grep=${t}`)] : [];
     const args = ['log', '--source', ...grep, '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...from.filter(option), '--stdin', '--not', ...not.filter(option), '--'];
-    const r = this.git(args, { allowFail: true, input });
-    return r.status === 0 ? rowsOf(r.stdout, 4).map(([oid, source, ct, block]) => new ListedRef(source, oid, Number(ct), block)) : null;
+    return rowsOf(this.outOrNull(args, { input }) ?? '', 4).map(([oid, source, ct, block]) => new ListedRef(source, oid, Number(ct), block));
   }
 
   // ---- configuration
@@ -500,8 +603,8 @@ class GitRepo implements Repo {
     return Array.from({ length: Math.floor(f.length / 2) }, (_, n) => ({ status: f[2 * n], path: f[2 * n + 1] }));
   }
   changedPaths(worktree: string) {
-    const r = this.git(['status', '--porcelain=v1', '-z', '--no-renames'], { allowFail: true, cwd: worktree, env: READER_ENV });
-    return r.status === 0 ? r.stdout.split('\0').filter(Boolean).map((e) => e.slice(3)) : null;
+    const out = this.outOrNull(['status', '--porcelain=v1', '-z', '--no-renames'], { cwd: worktree, env: READER_ENV });
+    return out === null ? null : out.split('\0').filter(Boolean).map((e) => e.slice(3));
   }
   trackedPaths(pathspecs: string[]) {
     return this.out(['ls-files', '-z', '--', ...pathspecs]).split('\0').filter(Boolean);
@@ -519,22 +622,24 @@ class GitRepo implements Repo {
 
   // ---- remotes
   fetchBounded(remote: string, refspecs: string[], timeoutMs: number, o: { prune?: boolean } = {}): Promise<NetResult> {
-    this.kept = null;
-    return gitBounded(['fetch', ...(o.prune ? ['--prune'] : []), '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], { cwd: this.cwd, timeoutMs, config: readConfig(this) });
+    return this.bounded(['fetch', ...(o.prune ? ['--prune'] : []), '--no-tags', '--no-write-fetch-head', '--quiet', remote, ...refspecs], timeoutMs);
   }
   pushBounded(remote: string, p: { oid: string; ref: string; expected: string | null; atomic: boolean }, timeoutMs: number): Promise<NetResult> {
+    const lease = `--force-with-lease=${p.ref}:${p.expected ?? ''}`;
+    return this.bounded([...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(p.atomic ? ['--atomic'] : []), lease, remote, `${p.oid}:${p.ref}`], timeoutMs);
+  }
+  private bounded(args: string[], timeoutMs: number): Promise<NetResult> {
     this.kept = null;
-    const args = [...NO_PUSH_OPTIONS, 'push', '--no-verify', '--quiet', ...(p.atomic ? ['--atomic'] : []), `--force-with-lease=${p.ref}:${p.expected ?? ''}`, remote, `${p.oid}:${p.ref}`];
     return gitBounded(args, { cwd: this.cwd, timeoutMs, config: readConfig(this) });
   }
   fetchRefs(remote: string, refspecs: string[], o: { atomic?: boolean; prune?: boolean; full?: boolean; noHooks?: boolean } = {}) {
-    const config = [...(o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), ...(o.full ? ['-c', 'fetch.output=full'] : [])];
+    const config = [...(o.noHooks ? NO_HOOKS : []), ...(o.full ? ['-c', 'fetch.output=full'] : [])];
     const flags = [...(o.atomic ? ['--atomic'] : []), ...(o.prune ? ['--prune'] : []), ...(o.full ? [] : ['--quiet'])];
     return this.git([...config, 'fetch', ...flags, '--no-tags', '--no-write-fetch-head', remote, ...refspecs], { allowFail: true });
   }
   pushRefs(remote: string, refspecs: string[], o: { atomic?: boolean; force?: boolean; leases?: Array<[string, string | null]>; noHooks?: boolean } = {}) {
     const flags = [...(o.atomic ? ['--atomic'] : []), ...(o.force ? ['--force'] : []), ...(o.leases ?? []).map(([ref, was]) => `--force-with-lease=${ref}:${was ?? ''}`)];
-    const args = [...(o.noHooks ? ['-c', 'core.hooksPath=/dev/null'] : []), ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
+    const args = [...(o.noHooks ? NO_HOOKS : []), ...NO_PUSH_OPTIONS, 'push', '--no-verify', '--porcelain', '--no-follow-tags'];
     return this.git([...args, ...flags, remote, ...refspecs], { allowFail: true });
   }
   side(dir: string): SideRepository {

@@ -7,8 +7,6 @@ import { spawn, spawnSync, type ChildProcess } from '../process';
 import type { Config, GitResult, NetResult, Storage } from './storage';
 import { configValue } from './config-values';
 
-export type { GitResult } from './storage';
-
 /**
  * A repository with git's command line bound to it: the storage port and `git()`/`out()`. src/git and the rooms
  * outside src/handoff/ hold one; src/handoff/ is given the Storage alone.
@@ -32,7 +30,7 @@ export interface GitOptions {
 const baseEnv = (): NodeJS.ProcessEnv => ({ ...process.env, LC_ALL: 'C', LANGUAGE: 'C', GIT_TERMINAL_PROMPT: '0' });
 
 /** History is read as written: no replace object and no graft stands in for a commit any step reads or writes. */
-export function asWritten(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+function asWritten(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = { ...env, GIT_NO_REPLACE_OBJECTS: '1', GIT_GRAFT_FILE: '/dev/null' };
   delete out.GIT_REPLACE_REF_BASE;
   return out;
@@ -111,16 +109,10 @@ function check<T extends { status: number; stderr: string }>(args: string[], res
   return res;
 }
 
-/** Runs git and returns stdout without the final newline. */
-export function gitOut(args: string[], opts: GitOptions = {}): string {
-  return git(args, opts).stdout.replace(/\n$/, '');
-}
-
 /** git with a hard time limit, never asking anyone anything; its process group is killed whole at the limit. */
-export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: number; env?: NodeJS.ProcessEnv; config?: Config }): Promise<NetResult> {
-  const base = { ...baseEnv(), ...opts.env };
-  // core.sshCommand from the configuration the caller read already, else from git
-  const ssh = base.GIT_SSH_COMMAND || (opts.config ? configValue(opts.config, 'core.sshCommand') : gitOut(['config', '--get', 'core.sshCommand'], { cwd: opts.cwd, allowFail: true })) || 'ssh';
+export function gitBounded(args: string[], opts: { cwd: string; timeoutMs: number; config: Config }): Promise<NetResult> {
+  const base = baseEnv();
+  const ssh = base.GIT_SSH_COMMAND || configValue(opts.config, 'core.sshCommand') || 'ssh';
   const env = {
     ...base,
     GIT_TERMINAL_PROMPT: '0',
@@ -168,5 +160,3 @@ export function gitBounded(args: string[], opts: { cwd?: string; timeoutMs: numb
 
 /** Before every `push`: a user's push.pushOption would send push options, which a server not advertising them refuses. */
 export const NO_PUSH_OPTIONS = ['-c', 'push.pushOption='];
-
-export { gitReason, hostLimit, pushRefusal, transientTransport } from './messages';

@@ -184,8 +184,6 @@ export interface Storage extends RepoPlace {
   objectSizes(specs: string[]): Array<{ type: string; size: number } | null>;
   /** The id of many objects (`<commit>:<path>`); null where missing. */
   objectIds(specs: string[]): Array<string | null>;
-  /** describeCommits by commit. */
-  readCommitTrailers(oids: string[]): Map<string, CommitSummary>;
   /** Parents, tree, time, subject and trailers of many commits, in the order given (missing ones left out). */
   describeCommits(oids: string[]): CommitSummary[];
   /** The entries of a tree; throws when it cannot be read. */
@@ -232,8 +230,8 @@ export interface Storage extends RepoPlace {
   logFields(refs: string[], fields: string[], o: { max?: number; since?: number }): string[][];
   /** What git says of one commit's signature (%G?, %GK, %GS). */
   signature(oid: string): [string, string, string];
-  /** Each commit `from` reaches and `not` does not, `ref` the ref it came through; `grep`: messages holding one of these texts. */
-  commitsVia(from: string[], o?: { not?: string[]; grep?: string[] }): RefRecord[] | null;
+  /** Each commit `from` reaches and `not` does not, `ref` the ref it came through; `grep`: messages holding one of these texts. Empty when git cannot walk them. */
+  commitsVia(from: string[], o?: { not?: string[]; grep?: string[] }): RefRecord[];
 
   // ---- configuration
   /** handoff.* settings and the identity keys, in one read. */

@@ -3,7 +3,7 @@
 // make (list --all's kept listing, the claims tables, the leases and ledger, the loss record's check).
 import { readConfig } from '../git/config';
 import { trace } from '../trace';
-import type { RefRecord } from '../git/refs';
+import type { RefRecord } from '../git/storage';
 import { trailerBlockLines } from '../git/trailers';
 import type { Repo } from '../git/repo';
 import { claimsRemote, listClaims } from '../handoff/claims/claims';

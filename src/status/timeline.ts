@@ -1,7 +1,7 @@
 // The page's timeline: the versions of the scope's handoffs that this clone holds and that the remote's
 // copies hold (what the last fetch brought), newest first, by session; and one version with its text and the text
 // of the version before it, for its diff.
-import { parseCommit } from '../git/objects';
+import { parseCommit } from '../git/storage';
 import type { Repo } from '../git/repo';
 import { BODY_MAX, COMMIT_MAX, parseTrailerBlock, parseTrailerLines } from '../handoff/store/document';
 import { HANDOFF_PREFIX } from '../handoff/store/names';
@@ -71,7 +71,7 @@ const HEX = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 function readOne(repo: Repo, oid: string) {
   const [commit, body] = repo.readObjectsBounded([oid, `${oid}:handoff.md`], [COMMIT_MAX, BODY_MAX]);
   if (!commit || 'oversize' in commit || commit.type !== 'commit' || !body) return null;
-  const t = parseTrailerLines(repo.readCommitTrailers([oid]).get(oid)?.trailers ?? []);
+  const t = parseTrailerLines(repo.describeCommits([oid])[0]?.trailers ?? []);
   if (!t.topic) return null;
   const c = parseCommit(commit.content);
   return { parents: c.parents, t, time: new Date(c.committerTime * 1000).toISOString(), body: 'oversize' in body ? null : body.content.toString('utf8') };

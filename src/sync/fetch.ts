@@ -1,5 +1,5 @@
 // `git handoff fetch`: one git fetch into the tracking namespace, then every handoff merged by the five cases.
-import type { RefOp } from '../git/refs';
+import type { RefOp } from '../git/storage';
 import type { Repo } from '../git/repo';
 import { FORMAT1_ARCHIVE_HINT } from '../handoff/store/format';
 import { archivalOf } from '../handoff/store/ref-updates';
@@ -82,7 +82,7 @@ export type Sides = ReturnType<typeof readSides>;
 export const handoffKeyOf = (archiveKey: string) => archiveKey.split('/').slice(0, 2).join('/');
 
 /** Archive entries by handoff key: an entry is a version on top of the tip it archived, naming who archived it. */
-export function entriesOf(archive: Map<string, string>): Map<string, Array<{ ref: string; oid: string }>> {
+function entriesOf(archive: Map<string, string>): Map<string, Array<{ ref: string; oid: string }>> {
   const m = new Map<string, Array<{ ref: string; oid: string }>>();
   for (const [k, oid] of archive) {
     const hk = handoffKeyOf(k);
@@ -91,11 +91,17 @@ export function entriesOf(archive: Map<string, string>): Map<string, Array<{ ref
   return m;
 }
 
-/** The tips archivalOf compares: each handoff live on one side only that has an archive entry, and its entries on either side. */
-export function archivalTips(s: Sides, ours: ReturnType<typeof entriesOf>, theirs: ReturnType<typeof entriesOf>): string[] {
-  const oneSided = [...new Set([...s.local.keys(), ...s.remote.keys()])].filter((k) => s.local.has(k) !== s.remote.has(k));
-  const keys = oneSided.filter((k) => ours.has(k) || theirs.has(k));
-  return keys.flatMap((k) => [s.local.get(k) ?? s.remote.get(k)!, ...[...(ours.get(k) ?? []), ...(theirs.get(k) ?? [])].map((e) => e.oid)]);
+/**
+ * Both sides' archive entries and one ancestry read (isAnc) for what the merge and the push plan compare: each handoff's
+ * two differing tips, each handoff live on one side only with its archive entries (archivalOf), and `extra`.
+ */
+export function compareSides(repo: Repo, s: Sides, extra: string[] = []) {
+  const ours = entriesOf(s.localArchive);
+  const theirs = entriesOf(s.remoteArchive);
+  const differing = [...s.local].filter(([k, oid]) => s.remote.has(k) && s.remote.get(k) !== oid).flatMap(([k, oid]) => [oid, s.remote.get(k)!]);
+  const oneSided = [...new Set([...s.local.keys(), ...s.remote.keys()])].filter((k) => s.local.has(k) !== s.remote.has(k) && (ours.has(k) || theirs.has(k)));
+  const archival = oneSided.flatMap((k) => [s.local.get(k) ?? s.remote.get(k)!, ...[...(ours.get(k) ?? []), ...(theirs.get(k) ?? [])].map((e) => e.oid)]);
+  return { ours, theirs, isAnc: ancestryOf(repo, [...differing, ...archival, ...extra]) };
 }
 
 /** The archive entries on either side past this clone's retention (handoff.archiveRetention). */
@@ -148,11 +154,7 @@ export const namesOf = (ref: string) => {
 /** Classifies each handoff against the fetched tracking refs and applies what may move; `before`: what the remote had live before the fetch. */
 export function mergeHandoffs(repo: Repo, remote: string, before: { remote: { has(key: string): boolean } }, now: Sides, progress?: (line: string) => void): FetchResult {
   const keys = [...new Set([...now.local.keys(), ...now.remote.keys()])].filter((k) => parseRef(HANDOFF_PREFIX + k));
-  const remoteEntries = entriesOf(now.remoteArchive);
-  const localEntries = entriesOf(now.localArchive);
-
-  const differing = keys.filter((k) => now.local.has(k) && now.remote.has(k) && now.local.get(k) !== now.remote.get(k));
-  const isAnc = ancestryOf(repo, [...differing.flatMap((k) => [now.local.get(k)!, now.remote.get(k)!]), ...archivalTips(now, localEntries, remoteEntries)]);
+  const { ours: localEntries, theirs: remoteEntries, isAnc } = compareSides(repo, now);
   if (keys.length > 20) progress?.(`merging ${keys.length} handoffs from ${remote}`);
 
   const handoffs: HandoffMerge[] = [];

@@ -2,27 +2,25 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
-import { lockFileNamed } from '../git/messages';
+import { hostLimit, lockFileNamed, pushRefusal, remoteLines } from '../git/messages';
 import { refOfLock, waitOutLock, type LockPlace } from '../handoff/store/tx/locks';
 import { readConfig, remoteNames } from '../git/config';
-import type { RefOp } from '../git/refs';
-import { hostLimit, pushRefusal, type GitResult } from '../git/run';
+import type { GitResult, RefOp } from '../git/storage';
 import { setting } from '../config-keys';
 import { AGAIN, hostLimited, retrying } from '../retry';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, keyOf, parseRef, NOTES_REF, trackingOf } from '../handoff/store/names';
-import { ancestryOf } from '../handoff/store/sync-state';
 import { moveRefs } from '../handoff/store/tx';
 import { refOpOf } from '../handoff/store/tx/batch';
 import { migrateArchives, upgradeTracking } from '../handoff/store/tx/migrate';
-import { archivalTips, entriesOf, fetchAndMerge, fetchTracking, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
+import { compareSides, fetchAndMerge, fetchTracking, handoffKeyOf, pastRetentionOf, readSides, type FetchResult, type Sides } from './fetch';
 import { pastRetention, retentionOf } from '../handoff/store/retention';
 import { hostWaitMs, transportError } from './remote';
 import { remoteViolations, type Violation } from '../handoff/store/ownership';
 import { archivalOf } from '../handoff/store/ref-updates';
 
 /** One ref this clone has that the remote does not: a new or fast-forwarded handoff, an archive entry, an archiving. */
-export interface PushUpdate {
+interface PushUpdate {
   ref: string;
   /** null: delete the remote's ref (the handoff was archived here; its archive entry goes in the same push) */
   newOid: string | null;
@@ -70,12 +68,9 @@ export interface PushResult {
 export function planPush(repo: Repo, sides: Sides): { updates: PushUpdate[]; skipped: PushSkip[]; record: PushUpdate | null } {
   const updates: PushUpdate[] = [];
   const skipped: PushSkip[] = [];
-  const theirEntries = entriesOf(sides.remoteArchive);
-  const ourEntries = entriesOf(sides.localArchive);
-  const differing = [...sides.local].filter(([k, oid]) => sides.remote.has(k) && sides.remote.get(k) !== oid);
   const { local: notes, remote: theirNotes } = sides.receipts;
   const notesDiffer = !!notes && !!theirNotes && notes !== theirNotes;
-  const isAnc = ancestryOf(repo, [...differing.flatMap(([k, oid]) => [oid, sides.remote.get(k)!]), ...archivalTips(sides, ourEntries, theirEntries), ...(notesDiffer ? [notes, theirNotes] : [])]);
+  const { ours: ourEntries, theirs: theirEntries, isAnc } = compareSides(repo, sides, notesDiffer ? [notes, theirNotes] : []);
   // receipts go fast-forward only: a remote ahead or diverged is merged by the next fetch, then pushed
   if (notes && (!theirNotes || (notesDiffer && isAnc(theirNotes, notes)))) updates.push({ ref: NOTES_REF, newOid: notes, oldOid: theirNotes, kind: 'receipts' });
   for (const [k, oid] of sides.local) {
@@ -282,7 +277,6 @@ const unmarked = (us: PushUpdate[]) => us.map((u) => Object.assign(u, { status: 
  * that refuses the record ref takes an atomic push down with it: then, and only then, the handoffs go again without it.
  */
 function pushOnce(repo: Repo, remote: string, updates: PushUpdate[], result: PushResult, last: boolean): { rejected: PushUpdate[]; limit: 'rate' | 'size' | null; reason: string } {
-  if (updates.length === 0) return { rejected: [], limit: null, reason: '' };
   const record = last && result.record && !result.record.status ? result.record : null;
   // staged once for every try of the batch, and unstaged in the transaction that moves the tracking refs
   const staged = stageOutgoing(repo, remote, updates.filter((u) => u.newOid !== null && !u.wildcard));
@@ -338,7 +332,6 @@ function lockOnThisMachine(stderr: string): { file: string; repo: LockPlace } | 
 
 /** Where a large push's refs are staged (refs/handoff-outgoing/<R>/…): one wildcard sends them, where git matches each named refspec against every ref. */
 const OUTGOING = 'refs/handoff-outgoing/';
-const outgoingRoot = (remote: string) => `${OUTGOING}${remote}/`;
 /** Below this many refs to create or move, each is named: staging costs two ref transactions. */
 const STAGE_FROM = 32;
 
@@ -353,7 +346,7 @@ interface Staged {
 /** Stages the creations and fast-forwards of a push (null: too few, named instead). */
 function stageOutgoing(repo: Repo, remote: string, moving: PushUpdate[]): Staged | null {
   if (moving.length < STAGE_FROM) return null;
-  const root = outgoingRoot(remote);
+  const root = `${OUTGOING}${remote}/`;
   // what a killed push left there is no part of this one
   const left = repo.listRefNames([root]).map((r): RefOp => ({ op: 'delete', ref: r.ref, oldOid: r.oid }));
   const staged = moving.map((u) => ({ ref: root + u.ref.slice('refs/'.length), oid: u.newOid! }));
@@ -383,15 +376,6 @@ function porcelainOf(repo: Repo, remote: string, r: GitResult): Map<string, { fl
   }
   if (r.status !== 0 && out.size === 0) throw transportError(repo, remote, 'push', r.stderr);
   return out;
-}
-
-/** The server's own words (a refusing hook's message), as git relays them. */
-function remoteLines(stderr: string): string[] {
-  return stderr
-    .split('\n')
-    .filter((l) => l.startsWith('remote:'))
-    .map((l) => l.replace(/^remote:\s?/, '').trimEnd())
-    .filter(Boolean);
 }
 
 /** Moves the tracking refs to what the remote now has, each by compare-and-swap from `oldOid`; the staged refs go in the same transaction. */

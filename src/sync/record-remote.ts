@@ -1,7 +1,7 @@
 // The loss record on the handoff remote (SPEC 9): `sync` publishes this clone's record as refs/handoff-records/<place>
 // in its one push; `recover --from <remote>` takes it back into a clone made again after the first was destroyed.
 import { existsSync } from 'node:fs';
-import { parseCommit } from '../git/objects';
+import { parseCommit } from '../git/storage';
 import type { Repo } from '../git/repo';
 import { RECORD_REF, recordPlaceOf } from '../handoff/store/tx/record';
 import { takeInRecord } from '../handoff/record/record-check';

@@ -2,7 +2,7 @@
 // writes a version on top of the remote's naming it (Handoff-Refused): a fast-forward everywhere.
 import { quote } from 'shell-quote';
 import { HandoffError } from '../errors';
-import { parseCommit } from '../git/objects';
+import { parseCommit } from '../git/storage';
 import type { Repo } from '../git/repo';
 import { assertTopic, handoffRef, trackingOf } from '../handoff/store/names';
 import { checkAdvances, remoteViolations, type Violation } from '../handoff/store/ownership';
@@ -50,7 +50,7 @@ interface RestoreOptions {
   reason?: string;
 }
 
-export interface RestoreResult {
+interface RestoreResult {
   ref: string;
   oid: string;
   parents: [string, string];

@@ -1,12 +1,11 @@
 // Which remote a sync command talks to, the refspecs that carry handoffs, and git's transport errors in plain words.
 import { HandoffError } from '../errors';
-import { readConfig, remoteNames } from '../git/config';
+import { handoffRemoteOf, readConfig, remoteNames } from '../git/config';
 import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
-import { gitReason, hostLimit, pushRefusal, transientTransport } from '../git/run';
+import { gitReason, hostLimit, pushRefusal, transientTransport } from '../git/messages';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF, REMOTES_ROOT, trackingOf } from '../handoff/store/names';
 import { noteContact } from '../handoff/state/contact';
-import { handoffRemoteOf } from '../handoff/claims/claims';
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { localLockIn, refOfLock, waitOutLock } from '../handoff/store/tx/locks';
 import { upgradeTracking } from '../handoff/store/tx/migrate';
@@ -30,7 +29,7 @@ export function handoffRefspecs(remote: string): string[] {
 /** The remote to use: the one named, else `handoff.remote`, else `origin`, else the only remote. */
 export function resolveRemote(repo: Repo, named?: string): string {
   const names = remoteNames(repo);
-  const pick = named || handoffRemoteOf(names, setting(readConfig(repo), 'remote'));
+  const pick = named || handoffRemoteOf(readConfig(repo), names);
   if (!pick) {
     throw new HandoffError(
       'usage',

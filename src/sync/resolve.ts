@@ -2,7 +2,7 @@
 import { quote } from 'shell-quote';
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
-import { parseCommit } from '../git/objects';
+import { parseCommit } from '../git/storage';
 import type { Repo } from '../git/repo';
 import { assertTopic, parseRef, trackingOf } from '../handoff/store/names';
 import { readTrailersOf } from '../handoff/store/ownership';

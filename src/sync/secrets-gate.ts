@@ -2,7 +2,7 @@
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, assertTopic, handoffRef, HANDOFF_PREFIX, parseRef, trackingOf } from '../handoff/store/names';
-import { parseCommit } from '../git/objects';
+import { parseCommit } from '../git/storage';
 import { RECORD_REF } from '../handoff/store/tx/record';
 import { describeVersions, publicFinding, scanRecord, scanTexts, scanVersions, secretFoundError, type VersionFindings } from '../handoff/secrets/secrets';
 import { SECRET_TRAILER, secretTrailersOf } from '../handoff/store/document';
@@ -21,13 +21,13 @@ export async function assertPushClean(repo: Repo, remote: string, o: { record?: 
   // the remote holds of them when the caller knows that (`seen`: git then parses those tips, not every tracking ref)
   const handoffs = o.differing ?? ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
   const seen = o.seen ?? [`--glob=${trackingRoot(remote)}*`];
-  const versions = repo.commitsVia([...handoffs, ...(o.record ? [RECORD_REF] : [])], { not: seen }) ?? [];
+  const versions = repo.commitsVia([...handoffs, ...(o.record ? [RECORD_REF] : [])], { not: seen });
   let found = await scanVersions(repo, versions, { skipScanned: true });
   if (!found.length) return [];
   if (o.record) {
     // which findings a handoff ref reaches (a second walk, only when something was found): the rest only the record
     // reaches (a version dropped, or moved aside), so the record stays here and the handoffs go
-    const viaHandoffs = new Set((repo.commitsVia(handoffs, { not: seen }) ?? []).map((v) => v.oid));
+    const viaHandoffs = new Set(repo.commitsVia(handoffs, { not: seen }).map((v) => v.oid));
     const recordOnly = found.filter((f) => !viaHandoffs.has(f.oid));
     found = found.filter((f) => viaHandoffs.has(f.oid));
     if (!found.length) return recordOnly;
@@ -59,7 +59,7 @@ export async function pushLineFindings(repo: Repo, remote: string, lines: Array<
 /** The versions the tips reach and `exclude` does not, each named by its tip's ref, scanned. */
 function scanFromTips(repo: Repo, tips: Array<{ ref: string; oid: string }>, exclude: string[], skipScanned: boolean): Promise<VersionFindings[]> {
   const refOf = new Map(tips.map((t) => [t.oid, t.ref]));
-  return scanVersions(repo, (repo.commitsVia([...refOf.keys()], { not: exclude }) ?? []).map((v) => ({ oid: v.oid, ref: refOf.get(v.ref) ?? v.ref })), { skipScanned });
+  return scanVersions(repo, repo.commitsVia([...refOf.keys()], { not: exclude }).map((v) => ({ oid: v.oid, ref: refOf.get(v.ref) ?? v.ref })), { skipScanned });
 }
 
 /** The server's scan of a push: every incoming version of a handoff ref, scan records not trusted. */

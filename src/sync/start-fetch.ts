@@ -2,7 +2,7 @@
 // (docs/design.md "Session start and the network").
 import type { Config } from '../git/config';
 import { setting } from '../config-keys';
-import { gitReason } from '../git/run';
+import { gitReason } from '../git/messages';
 import { noteContact } from '../handoff/state/contact';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX } from '../handoff/store/names';

@@ -8,17 +8,16 @@ import { writeCache } from '../handoff/state/state-file';
 import { readJsonOr } from '../read-file';
 import { trackingRoot } from './remote';
 
-/** The tracking copies' storage as stat sees it: every directory under refs/handoff-remotes/<R>/ and the receipts' file. */
-function trackingStats(commonDir: string, remote: string): string {
-  const root = path.join(commonDir, trackingRoot(remote));
-  return [...dirStats(root, 4), ...dirStats(path.join(root, 'notes', 'handoff-reads'), 0)].map(([p, stat]) => `${p}:${stat}`).join('|');
-}
-
-/** The local refs' fingerprint (the loss record's) and the tracking copies' (null: refs not in plain files). */
-const fingerprint = (repo: Repo, remote: string) => {
+/**
+ * The local refs' fingerprint (the loss record's; null: refs not in plain files) and the tracking copies' storage as
+ * stat sees it: every directory under refs/handoff-remotes/<R>/ and the receipts' file.
+ */
+function fingerprint(repo: Repo, remote: string): string | null {
   const local = refsFingerprint(repo);
-  return local === null ? null : `${local}#${trackingStats(repo.commonDir, remote)}`;
-};
+  const root = path.join(repo.commonDir, trackingRoot(remote));
+  const tracking = [...dirStats(root, 4), ...dirStats(path.join(root, 'notes', 'handoff-reads'), 0)];
+  return local === null ? null : `${local}#${tracking.map(([p, stat]) => `${p}:${stat}`).join('|')}`;
+}
 
 const fileOf = (repo: Pick<Repo, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'sync-seen.json');
 

@@ -361,7 +361,7 @@ describe('the storage port: nothing in src/handoff/ can start git', () => {
 
   it('the check sees each way (it can fail)', () => {
     expect(reachesSpawner('git/refs.ts')).toBe('git/run.ts');
-    expect(reachesSpawner('git/objects.ts')).toBe('git/run.ts');
+    expect(reachesSpawner('git/loose.ts')).toBe('git/run.ts');
     expect(reachesSpawner('git/storage.ts')).toBeNull();
     expect(reachesSpawner('git/trailers.ts')).toBeNull();
     expect(IMPORTS.filter((i) => i.from.startsWith(TX) && i.to === 'git/storage.ts').flatMap((i) => i.names)).toEqual(expect.arrayContaining(KEYS));

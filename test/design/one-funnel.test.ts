@@ -1,4 +1,4 @@
-// One funnel for writes (issue 35): objects are written only by src/git (objects.ts, loose.ts) and refs move only
+// One funnel for writes (issue 35): objects are written only by src/git (repo.ts, loose.ts) and refs move only
 // through the store's transaction module (src/handoff/store/tx). src/handoff/ holds the storage port alone, which
 // has no command line and whose keys to write a commit and move refs only tx imports (test/design/layers.test.ts,
 // "the storage port"): that is checked by the type system and the imports. The rooms that still hold git's command

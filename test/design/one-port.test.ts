@@ -1,5 +1,5 @@
 // The port is the only way to git: outside src/git/ no code hands git a command line (`repo.git([...])`,
-// `repo.out([...])`, or run.ts's git, gitOut, gitBytes, gitBounded); it asks the storage port (src/git/storage.ts).
+// `repo.out([...])`, or run.ts's git, gitBytes, gitBounded); it asks the storage port (src/git/storage.ts).
 // The check reads the sources. The calls that remain are listed by file, each with the git command it runs.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,7 @@ const sources = (dir: string): string[] =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
 
 // `x.git(`, `x.out(` (not the regex text `\.git(`), and a call of run.ts's functions by their own name
-const RAW_GIT = /\.(?:git|out)\((?!\\)|(?:^|[\s(!=,?:])(?:git|gitOut|gitBytes|gitBounded)\(/;
+const RAW_GIT = /\.(?:git|out)\((?!\\)|(?:^|[\s(!=,?:])(?:git|gitBytes|gitBounded)\(/;
 const comment = (line: string) => /^\s*(?:\/\/|\/?\*)/.test(line);
 
 /** The raw git calls that remain outside src/git/, by file: the git command of each. */

@@ -1,7 +1,6 @@
 // Reading a commit's file from loose objects without git, and saying so (null) when they are packed.
 import { describe, expect, it } from 'vitest';
 import { looseCommitFiles, readLoose } from '../../src/git/loose-read';
-import { readCommitFiles, readObjectsBounded } from '../../src/git/objects';
 import { openRepo } from '../../src/git/repo';
 import { makeRepo } from '../helpers/repo';
 
@@ -31,20 +30,20 @@ describe('loose objects read in-process', () => {
       // the same answers as one cat-file, and the oids git names
       const specs = [oid, `${oid}:handoff.md`, `${oid}:state.json`, `${oid}:absent.md`];
       const max = [1000, 1000, 1000, 1000];
-      const viaGit = readObjectsBounded(r, specs, max);
-      expect(readCommitFiles(r, [oid], ['handoff.md', 'state.json', 'absent.md'], max)).toEqual([viaGit]);
+      const viaGit = r.readObjectsBounded(specs, max);
+      expect(r.readCommitFiles([oid], ['handoff.md', 'state.json', 'absent.md'], max)).toEqual([viaGit]);
       expect([loose.commit, ...loose.files].map((o) => o?.oid ?? null)).toEqual(viaGit.map((o) => (o && 'oid' in o ? o.oid : null)));
       // a file over its bound is not inflated past it: git answers (with the size it refuses)
       expect(looseCommitFiles(r, oid, ['big.txt'], [1000, 4999])).toBeNull();
-      expect(readCommitFiles(r, [oid], ['big.txt'], [1000, 4999])).toEqual([[viaGit[0], { oversize: 5000 }]]);
+      expect(r.readCommitFiles([oid], ['big.txt'], [1000, 4999])).toEqual([[viaGit[0], { oversize: 5000 }]]);
       expect(looseCommitFiles(r, oid, ['big.txt'], [1000, 5000])!.files[0]!.content.length).toBe(5000);
       // several commits at once, one loose and one packed, each as cat-file reads it alone
       const second = repo.commit('two', { 'handoff.md': 'second\n' });
       repo.git(['gc', '-q']);
       const third = repo.commit('three', { 'handoff.md': 'third\n' });
       expect(looseCommitFiles(r, oid, ['handoff.md'])).toBeNull();
-      const each = [oid, second, third].map((c) => readObjectsBounded(r, [c, `${c}:handoff.md`, `${c}:state.json`, `${c}:absent.md`], max));
-      expect(readCommitFiles(r, [oid, second, third], ['handoff.md', 'state.json', 'absent.md'], max.slice(0, 4))).toEqual(each);
+      const each = [oid, second, third].map((c) => r.readObjectsBounded([c, `${c}:handoff.md`, `${c}:state.json`, `${c}:absent.md`], max));
+      expect(r.readCommitFiles([oid, second, third], ['handoff.md', 'state.json', 'absent.md'], max.slice(0, 4))).toEqual(each);
     });
   }
 });

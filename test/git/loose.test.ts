@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readConfig } from '../../src/git/config';
 import { countLooseCommits } from '../../src/git/loose';
-import { writeBlobs, writeCommit, writeObject, writeTree } from '../../src/git/objects';
 import { openRepo } from '../../src/git/repo';
+import { WRITE_COMMIT } from '../../src/git/storage';
 import { makeRepo, tempDir, type TestRepo } from '../helpers/repo';
 
 const saved = { ...process.env };
@@ -50,14 +50,14 @@ describe('objects written in this process', () => {
     it(`are the objects git writes (${format}): same ids, readable, fsck --strict clean, no git process`, () => {
       const t = makeRepo({ commit: true, init: format === 'sha256' ? ['--object-format=sha256'] : [] });
       const { repo, spawned } = open(t);
-      const [body, state] = writeBlobs(repo, [BODY, '{"branch":"main"}\n']);
-      const tree = writeTree(repo, [
+      const [body, state] = repo.writeBlobs([BODY, '{"branch":"main"}\n']);
+      const tree = repo.writeTree([
         { name: 'state.json', oid: state },
         { name: 'handoff.md', oid: body },
       ]);
       const head = t.git(['rev-parse', 'HEAD']).stdout.trim();
-      const commit = writeCommit(repo, tree, [head, head], 'handoff: auth-refactor\n\nClaude-Session-Id: s-1\n');
-      const lone = writeObject(repo, '');
+      const commit = repo[WRITE_COMMIT]({ tree, parents: [head, head], message: 'handoff: auth-refactor\n\nClaude-Session-Id: s-1\n' });
+      const lone = repo.writeBlob('');
       // …none of it through git (the config was read before, as every writer does)
       expect(spawned()).toEqual([]);
       expect(body).toBe(t.git(['hash-object', '--stdin'], { input: BODY }).stdout.trim());
@@ -74,8 +74,8 @@ describe('objects written in this process', () => {
       const file = path.join(t.dir, '.git', 'objects', commit.slice(0, 2), commit.slice(2));
       expect(statSync(file).mode & 0o777).toBe(0o444);
       // written again: the same id, the file kept
-      expect(writeCommit(repo, tree, [head], 'again\n')).toMatch(/^[0-9a-f]+$/);
-      expect(writeBlobs(repo, [BODY])[0]).toBe(body);
+      expect(repo[WRITE_COMMIT]({ tree, parents: [head], message: 'again\n' })).toMatch(/^[0-9a-f]+$/);
+      expect(repo.writeBlobs([BODY])[0]).toBe(body);
     });
   }
 
@@ -83,8 +83,8 @@ describe('objects written in this process', () => {
     const t = makeRepo({ commit: true });
     const env = { GIT_AUTHOR_NAME: ' "Ann <the> Coder", ', GIT_COMMITTER_EMAIL: '<ann@example.com>;' };
     const { repo, spawned } = open(t, env);
-    const tree = writeTree(repo, []);
-    const commit = writeCommit(repo, tree, [], 'x\n', { GIT_COMMITTER_NAME: '.Bob.' });
+    const tree = repo.writeTree([]);
+    const commit = repo[WRITE_COMMIT]({ tree, parents: [], message: 'x\n', env: { GIT_COMMITTER_NAME: '.Bob.' } });
     expect(spawned()).toEqual([]);
     expect(t.git(['log', '-1', '--format=%an <%ae>|%cn <%ce>', commit]).stdout.trim()).toBe('Ann the Coder <test@example.com>|Bob <ann@example.com>');
     expect(gitsCommit(t, commit, { ...env, GIT_COMMITTER_NAME: '.Bob.' })).toBe(commit);
@@ -105,10 +105,10 @@ describe('objects written in this process', () => {
       const env = { ...c.env };
       if (env.GIT_OBJECT_DIRECTORY === '') env.GIT_OBJECT_DIRECTORY = path.join(t.dir, '.git', 'objects');
       const { repo, spawned } = open(t, env);
-      const tree = writeTree(repo, []);
+      const tree = repo.writeTree([]);
       let commit: string | null = null;
       try {
-        commit = writeCommit(repo, tree, [], 'x\n');
+        commit = repo[WRITE_COMMIT]({ tree, parents: [], message: 'x\n' });
       } catch (e) {
         // no key here: git tried to sign, which only git does
         expect(c.what, String(e)).toMatch(/^commit.gpgSign/);

@@ -3,7 +3,7 @@
 import { spawn } from '../../process';
 import path from 'node:path';
 import { HandoffError } from '../../errors';
-import { onRefsRead } from '../../git/refs';
+import { onRefsRead } from '../../git/refs-read';
 import { openRepo } from '../../git/repo';
 import { command, untilInterrupted } from '../context';
 import { readerFor } from '../identity';

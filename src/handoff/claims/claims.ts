@@ -5,6 +5,7 @@ import { HandoffError } from '../../errors';
 import type { Config, Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
 import { hostLimit, pushRefusal, transientTransport } from '../../git/messages';
+import { handoffRemoteOf } from '../../git/config-values';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix, decodeBranch } from '../store/names';
 import { moveRef } from '../store/tx';
@@ -54,13 +55,10 @@ function retried(r: { stderr: string; timedOut: boolean }, wait: Wait, config: C
   return transientTransport(r.stderr) && wait(TRANSIENT);
 }
 
-/** The handoff remote (sync's and claims'): `handoff.remote`, else `origin`, else the only remote. */
-export const handoffRemoteOf = (names: string[], set: string | undefined) => set || (names.includes('origin') ? 'origin' : names.length === 1 ? names[0] : undefined);
-
 /** The handoff remote for claims; null (claims stay local) when there is none, with why. */
 export function claimsRemote(repo: Storage, config: Config): { remote: string | null; why: string | null } {
   const names = repo.remoteNames();
-  const pick = handoffRemoteOf(names, setting(config, 'remote'));
+  const pick = handoffRemoteOf(config, names);
   if (pick && names.includes(pick)) return { remote: pick, why: null };
   return { remote: null, why: pick ? `handoff.remote names "${pick}", which is not a remote` : names.length ? `several remotes (${names.join(', ')}) and no handoff.remote` : 'no remote' };
 }

@@ -112,7 +112,8 @@ export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<Re
 
 /** `doctor`: the handoff versions that carry a secret let through with --allow-secret (one git log). */
 export function doctorSecrets(repo: Storage): DoctorItem[] {
-  const hits = (repo.commitsVia(['--glob=refs/handoffs/*']) ?? [])
+  const hits = repo
+    .commitsVia(['--glob=refs/handoffs/*'])
     .map((c) => [c.oid, c.ref, secretTrailersIn(c.trailers).allowed.join(',')])
     .filter(([oid, , rules]) => oid && rules);
   if (!hits.length) return [{ component: 'secrets', status: 'ok', detail: 'no handoff version carries an allowed secret finding' }];

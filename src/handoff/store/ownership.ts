@@ -40,7 +40,7 @@ export interface Violation {
 /** Trailers of many commits as git reads them (the product's one reading), in one process. */
 export function readTrailersOf(repo: Storage, oids: string[]): Map<string, Trailers & { parents: string[] }> {
   const out = new Map<string, Trailers & { parents: string[] }>();
-  for (const [oid, c] of repo.readCommitTrailers(oids)) out.set(oid, { ...parseTrailerLines(c.trailers), parents: c.parents });
+  for (const c of repo.describeCommits(oids)) out.set(c.oid, { ...parseTrailerLines(c.trailers), parents: c.parents });
   return out;
 }
 

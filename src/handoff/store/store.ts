@@ -370,7 +370,7 @@ export function viewOf(repo: Storage, ref: string, oid: string, branch: string, 
   const sync = ref.startsWith(HANDOFF_PREFIX) ? computeSyncStates(repo, recs.filter((r) => r.ref === ref), recs.filter((r) => r.ref !== ref)).get(ref) : undefined;
   // git's reading of the trailers: the ref's record has it when this is its tip, else one git log
   const tipRec = recs.find((r) => r.oid === oid);
-  const t = parseTrailerLines(tipRec ? tipRec.trailers : repo.readCommitTrailers([oid]).get(oid)?.trailers ?? []);
+  const t = parseTrailerLines(tipRec ? tipRec.trailers : repo.describeCommits([oid])[0]?.trailers ?? []);
   return {
     branch,
     topic,

@@ -112,7 +112,6 @@ export interface TakenFrom {
 export function takeoversFrom(repo: Storage, sessions: string[], refs: string[]): TakenFrom[] {
   if (!sessions.length || !refs.length) return [];
   const found = repo.commitsVia(refs, { grep: sessions.map((s) => `Handoff-Takeover-From: ${s}`) });
-  if (!found) return [];
   const out = new Map<string, TakenFrom>();
   for (const { oid, ref, time, block } of found) {
     const t = parseTrailerLines(trailerBlockLines(block));

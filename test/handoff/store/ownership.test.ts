@@ -1,7 +1,7 @@
 // The invariant every hook and sync calls: forward-only, same owner or a takeover naming the owner.
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../../src/git/repo';
-import { writeCommit, writeObject, writeTree } from '../../../src/git/objects';
+import { WRITE_COMMIT } from '../../../src/git/storage';
 import { buildMessage } from '../../../src/handoff/store/document';
 import { checkAdvance } from '../../../src/handoff/store/ownership';
 import { makeRepo } from '../../helpers/repo';
@@ -11,11 +11,16 @@ function setup() {
   // in-process git calls read process.env: point it at the test's own HOME (each test file runs in its own process)
   Object.assign(process.env, { HOME: t.home, GIT_CONFIG_NOSYSTEM: '1' });
   const repo = openRepo(t.dir);
-  const tree = writeTree(repo, [{ name: 'handoff.md', oid: writeObject(repo, 'x\n') }]);
+  const tree = repo.writeTree([{ name: 'handoff.md', oid: repo.writeBlob('x\n') }]);
   const env = { HOME: t.home, GIT_CONFIG_NOSYSTEM: '1' };
   let n = 0;
   const commit = (session: string, parents: string[], takeoverFrom?: string, refused?: string) =>
-    writeCommit(repo, tree, parents, buildMessage({ topic: 'auth-refactor', body: `version ${++n}`, session, branch: 'main', head: null, client: 'cli', takeoverFrom, reason: takeoverFrom ? 'r' : null, refused }), env);
+    repo[WRITE_COMMIT]({
+      tree,
+      parents,
+      message: buildMessage({ topic: 'auth-refactor', body: `version ${++n}`, session, branch: 'main', head: null, client: 'cli', takeoverFrom, reason: takeoverFrom ? 'r' : null, refused }),
+      env,
+    });
   return { repo, commit };
 }
 
