@@ -4,9 +4,8 @@
 import { existsSync, readdirSync, rmdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { moveRefs, type RefOp } from '../handoff/store/tx';
-import { removeEmptyRecord } from '../handoff/store/tx/record-step';
 import type { Storage } from '../git/storage';
-import { readRecord, RECORD_REF, KEPT_PREFIX, ROGUE_PREFIX } from '../handoff/store/tx/record';
+import { readRecord, RECORD_REF, KEPT_PREFIX, removeEmptyRecord, ROGUE_PREFIX } from '../handoff/store/tx/record';
 import { DROPPED_PREFIX } from '../handoff/store/names';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, LEASE_PREFIX, NOTES_REF, REMOTES_ROOT } from '../handoff/store/names';
 import { auditFile } from '../handoff/state/audit';

@@ -4,8 +4,8 @@ import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
 import { checkAdvances } from '../store/ownership';
 import { droppedReceipts } from '../store/receipts';
-import { amendRecord } from '../store/tx/record-step';
 import {
+  amendRecord,
   emptyRecord,
   listTracked,
   now,

@@ -4,8 +4,7 @@ import { HandoffError } from '../../../errors';
 import { ownStubAlone } from '../../../git/hook-stub';
 import { MOVE_REFS, type RefOp, type Storage } from '../../../git/storage';
 import { refOpOf, type RefUpdate } from './batch';
-import { RECORD_REF, recordOp } from './record';
-import { recordMoves } from './record-step';
+import { RECORD_REF, recordMoves, recordOp } from './record';
 import { inspectLock, isStale, lockError, refOfLock } from './locks';
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, LOST_RACE, retrying } from '../../../retry';
 

@@ -3,13 +3,15 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from '../../../git/loose-read';
-import { parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
+import { MOVE_REFS, parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF } from '../names';
 import { handoffDir } from '../../state/paths';
 import { readCache, writeCache } from '../../state/state-file';
 import { refOpOf, type RefUpdate } from './batch';
 import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
+import { inspectLock, isStale, lockError } from './locks';
+import { LOST, LOST_RACE, untilWon } from '../../../retry';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -168,7 +170,7 @@ interface NextRecord {
  * The next record: `change` edits a copy of the current one and returns the oids to keep reachable, or null for no
  * change. `touched`: the only refs `change` reads (a write's): only their shelves are read, when the record is the verified one.
  */
-export function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, touched?: string[]): NextRecord | { unchanged: string | null } {
+function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, touched?: string[]): NextRecord | { unchanged: string | null } {
   // its value is the expected old value of the next move, so a stale read only loses that compare-and-swap
   const loose = looseRefValue(path.join(repo.commonDir, RECORD_REF));
   const spec = loose ?? RECORD_REF;
@@ -236,10 +238,57 @@ function archivePruned(rec: RecordState, ref: string, r: Removal): boolean {
 /** Why the last amendRecord of this process gave up on a lock left behind (lockError's message), else null. */
 let blocked: string | null = null;
 export const recordBlocked = () => blocked;
-export const setRecordBlocked = (why: string | null): void => void (blocked = why);
+
+/**
+ * Changes the record by its own compare-and-swap (nextRecord's `change`, applied again after a lost race), for the
+ * moves that could not carry it in their transaction, recover and the check. Returns the new record commit, or null
+ * when it kept changing (the next check takes it up). `witness` false: the caller writes it.
+ */
+export function amendRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, witness = true): string | null {
+  blocked = null;
+  return untilWon<string | null>(
+    () => {
+      const next = nextRecord(repo, change, fallback, restart);
+      if ('unchanged' in next) return next.unchanged;
+      const r = repo[MOVE_REFS]([next.op], { reason: 'handoff record' });
+      if (r.ok) {
+        if (witness) pushWitness(repo, next.commit);
+        return next.commit;
+      }
+      if (r.reason === 'hook') return null;
+      // a lock a crashed git left on the record is not waited out 60 times: the next command's check takes it up
+      if (r.reason === 'locked') {
+        const lock = inspectLock(repo, r.lockFile!);
+        if (isStale(lock)) {
+          blocked = lockError(RECORD_REF, lock, 0).message;
+          return null;
+        }
+      }
+      return LOST;
+    },
+    { policy: LOST_RACE, otherwise: () => null },
+  );
+}
+
+/** Records a batch of moves that could not carry the record's move, by a CAS of its own; never fails the move. */
+export function recordMoves(repo: Storage, moves: RefUpdate[], replaces = false): void {
+  const change = movesChange(moves);
+  if (!change) return;
+  try {
+    seenAfterMove(repo, amendRecord(repo, change, undefined, replaces));
+    if (replaces) pruneWitness(repo);
+  } catch {
+    // the record is a second line of defence: a failure here leaves it to the next command's check
+  }
+}
+
+/** Removes a record of nothing (uninstall where no handoff was written) by compare-and-swap against `oid`. */
+export function removeEmptyRecord(repo: Storage, oid: string, reason: string): boolean {
+  return repo[MOVE_REFS]([{ op: 'delete', ref: RECORD_REF, oldOid: oid }], { reason }).ok;
+}
 
 /** What a batch of moves changes in the record (null: none of them is recorded). */
-export function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | null {
+function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | null {
   const mine = moves.filter((m) => isRecorded(m.ref));
   if (mine.length === 0) return null;
   // a deletion beside an archive entry of the same handoff is an archive; any other is a removal on purpose
@@ -312,7 +361,7 @@ export const writeSeen = (repo: Storage, s: Seen): void => void writeCache(seenF
  * After a recorded move: when the refs are exactly what the new record says, the fingerprint stands for them (proved
  * without git where the storage was verified right before the transaction, `inPlace`, else by one for-each-ref).
  */
-export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[]; rec: RecordState }): void {
+function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[]; rec: RecordState }): void {
   const s = readSeen(repo);
   if (!commit) {
     if (s?.fp) writeSeen(repo, { ...s, fp: null });
