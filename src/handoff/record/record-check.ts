@@ -18,7 +18,7 @@ import {
   type RecordState,
   type Removal,
 } from '../store/tx/record';
-import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote } from '../store/tx/witness';
+import { orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote } from '../store/tx/witness';
 
 export interface Loss {
   ref: string;
@@ -258,7 +258,8 @@ function fromWitness(repo: Storage, recOid: string | null): string | null {
         tip = back;
       }
     }
-    if (!repo.objectSizes([tip])[0] && !fetchWitness(repo, src)) return null;
+    // its objects brought into this repository, no ref moved
+    if (!repo.objectSizes([tip])[0] && repo.fetchRefs(src.dir, [src.ref], { noHooks: true }).status !== 0) return null;
     const t = takeInRecord(repo, recOid, tip);
     if (!t) {
       // a damaged witness is no evidence, and one holding nothing newer is behind: rebuilt from the store's record
