@@ -14,6 +14,7 @@ import {
   recordBlocked,
   RECORD_REF,
   refsFingerprint,
+  seenAfterMove,
   writeSeen,
   type RecordState,
   type Removal,
@@ -202,17 +203,10 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
   }
   const last = seen?.at ?? 0;
   const losses: Loss[] = cmp.losses.map(({ seen: s, ...l }) => ({ ...l, lastSeen: new Date(Math.max(s, last) * 1000).toISOString() }));
-  if (nothing && losses.length === 0) writeSeen(repo, { fp, record: null, at: now() });
-  else if (losses.length === 0 && !problem && commit) {
-    // the fingerprint stands for these refs only if they did not move while this ran (the record itself did, maybe)
-    let after = fp;
-    if (commit !== recOid) {
-      const again = listTracked(repo);
-      again.delete(RECORD_REF);
-      after = again.size === refs.size && [...refs].every(([r, oid]) => again.get(r) === oid) ? refsFingerprint(repo) : null;
-    }
-    writeSeen(repo, { fp: after, record: commit, at: now() });
-  } else if (commit || seen) {
+  if (losses.length === 0 && !problem && (nothing || (commit !== null && commit === recOid))) writeSeen(repo, { fp, record: commit, at: now() });
+  // the record moved: the fingerprint stands for the refs only when they are what it says now
+  else if (losses.length === 0 && !problem && commit) seenAfterMove(repo, commit);
+  else if (commit || seen) {
     writeSeen(repo, { fp: null, record: commit ?? seen?.record ?? null, at: seen?.at ?? 0 });
   }
   return { losses, problem, cached: false, ...(blocked ? { blocked } : {}) };

@@ -361,7 +361,7 @@ export const writeSeen = (repo: Storage, s: Seen): void => void writeCache(seenF
  * After a recorded move: when the refs are exactly what the new record says, the fingerprint stands for them (proved
  * without git where the storage was verified right before the transaction, `inPlace`, else by one for-each-ref).
  */
-function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[]; rec: RecordState }): void {
+export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { before: Parts; moved: RefUpdate[]; rec: RecordState }): void {
   const s = readSeen(repo);
   if (!commit) {
     if (s?.fp) writeSeen(repo, { ...s, fp: null });
@@ -401,8 +401,8 @@ export const dirStats = (dir: string, depth: number): Array<[string, string]> =>
   ...(depth > 0 ? subdirs(dir).flatMap((d) => dirStats(d, depth - 1)) : []),
 ];
 
-/** The fingerprint's parts: the path each one stands for, its stat, and whether the joined form names the path. */
-type Parts = Map<string, { stat: string; named: boolean }>;
+/** The fingerprint's parts: the path each one stands for, and its stat. */
+type Parts = Map<string, string>;
 
 /**
  * The ref storage from stat calls only: packed-refs, the record and receipts files, and each directory of handoff,
@@ -411,19 +411,14 @@ type Parts = Map<string, { stat: string; named: boolean }>;
 function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
   const c = repo.commonDir;
   if (statKey(path.join(c, 'reftable')) !== '-') return null;
-  const parts: Parts = new Map();
-  const add = (p: string, named = false) => parts.set(p, { stat: statKey(p), named });
   const refs = path.join(c, 'refs');
-  for (const p of [path.join(c, 'packed-refs'), path.join(refs, 'handoff-record'), path.join(refs, 'notes'), path.join(refs, 'notes', 'handoff-reads')]) add(p);
+  const files = [path.join(c, 'packed-refs'), path.join(refs, 'handoff-record'), path.join(refs, 'notes'), path.join(refs, 'notes', 'handoff-reads')];
   // live handoffs: refs/handoffs/<branch>/<topic>; archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
-  for (const [kind, depth] of [['handoffs', 1], ['handoff-archive', 2], ['handoff-dropped', 2]] as const) {
-    const top = path.join(refs, kind);
-    for (const [p, stat] of dirStats(top, depth)) parts.set(p, { stat, named: p !== top });
-  }
-  return parts;
+  const dirs = [dirStats(path.join(refs, 'handoffs'), 1), dirStats(path.join(refs, 'handoff-archive'), 2), dirStats(path.join(refs, 'handoff-dropped'), 2)];
+  return new Map([...files.map((p): [string, string] => [p, statKey(p)]), ...dirs.flat()]);
 }
 
-const joinParts = (parts: Parts) => [...parts].map(([p, v]) => (v.named ? `${p}:${v.stat}` : v.stat)).join('|');
+const joinParts = (parts: Parts) => [...parts].map(([p, stat]) => `${p}:${stat}`).join('|');
 
 /** The fingerprint of the ref storage (the check at command start compares it with the last verified one). */
 export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null {
@@ -467,7 +462,7 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
       allowed.set(dir, () => holdsRecorded(dir));
     }
   }
-  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p)?.stat !== after.get(p)?.stat);
+  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p));
   return changed.every((p) => allowed.get(p)?.() ?? false) ? joinParts(after) : null;
 }
 
