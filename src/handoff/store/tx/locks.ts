@@ -11,7 +11,7 @@ import { parentOf } from '../../state/lineage-record';
 /** Where a lock's repository is (a repository on this machine that is not this one too). */
 export type LockPlace = Pick<Storage, 'worktree' | 'gitDir' | 'commonDir'>;
 
-export interface LockState {
+interface LockState {
   lockFile: string;
   /** milliseconds since the lock file was last written; null: it is gone */
   ageMs: number | null;
@@ -20,7 +20,7 @@ export interface LockState {
 }
 
 // A git process holds a ref lock for milliseconds (plus a hook's run): older than this with no git running, it was left behind.
-export const STALE_AFTER_MS = 2_000;
+const STALE_AFTER_MS = 2_000;
 
 const within = (p: string, dir: string | null) => !!dir && (p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep));
 
@@ -103,7 +103,7 @@ function gitProcessIn(repo: LockPlace): { pid: number; command: string } | null 
   return unreadable ? undefined : null;
 }
 
-export function inspectLock(repo: LockPlace, lockFile: string, now = Date.now()): LockState {
+export function inspectLock(repo: LockPlace, lockFile: string): LockState {
   let before;
   try {
     before = statSync(lockFile);
@@ -120,13 +120,13 @@ export function inspectLock(repo: LockPlace, lockFile: string, now = Date.now())
       return { lockFile, ageMs: null, holder: null };
     }
   }
-  return { lockFile, ageMs: Math.max(0, now - before.mtimeMs), holder };
+  return { lockFile, ageMs: Math.max(0, Date.now() - before.mtimeMs), holder };
 }
 
 /** Left behind: old enough, and no git process runs here (or, without /proc to tell, much older). */
 export const isStale = (s: LockState) => s.ageMs !== null && (s.holder === null ? s.ageMs >= STALE_AFTER_MS : s.holder === undefined && s.ageMs >= 60_000);
 
-export function describeAge(ms: number): string {
+function describeAge(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.round(s / 60)} min`;
