@@ -6,8 +6,7 @@ import { readLoose } from '../../../git/loose-read';
 import { MOVE_REFS, parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF } from '../names';
-import { handoffDir } from '../../state/paths';
-import { readCache, writeCache } from '../../state/state-file';
+import { localRecord, readCache } from '../../state/state-file';
 import { refOpOf, type RefUpdate } from './batch';
 import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
 import { inspectLock, isStale, lockError } from './locks';
@@ -112,8 +111,6 @@ export function parseRecord(text: string, commit: string, hexLength: number): Re
   return problem ? emptyRecord(commit, problem) : rec;
 }
 
-const copyRecord = (r: RecordState): RecordState => ({ ...r, entries: new Map(r.entries), removed: new Map(r.removed) });
-
 /** Objects read in this process while they are loose (each write leaves its own so), the rest by one cat-file. */
 function objectsOf(repo: Storage, specs: string[]): Array<BatchObject | null> {
   const found = specs.map((s) => (/^[0-9a-f]+$/.test(s) ? readLoose(repo, s, RECORD_MAX) : null));
@@ -178,7 +175,8 @@ function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null
   if (!cur || cur.problem) cur = readRecord(repo, spec);
   const old = cur.problem && !cur.commit ? null : cur.commit;
   // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
-  const base: RecordState = cur.problem ? copyRecord(fallback ?? emptyRecord(null)) : cur;
+  const given = fallback ?? emptyRecord(null);
+  const base: RecordState = cur.problem ? { ...given, entries: new Map(given.entries), removed: new Map(given.removed) } : cur;
   const keep = change(base);
   if (keep === null) return { unchanged: old };
   // a damaged record commit stays a parent; a restart (redact) drops the chain and keeps only what the state names
@@ -348,14 +346,14 @@ interface Seen {
   at: number;
 }
 
-const seenFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'record-seen.json');
+const SEEN = localRecord('record-seen.json');
 
 export function readSeen(repo: Pick<Storage, 'commonDir'>): Seen | null {
-  const s = readCache(seenFile(repo));
+  const s = readCache(SEEN.at(repo.commonDir));
   return typeof s?.at === 'number' ? { fp: typeof s.fp === 'string' ? s.fp : null, record: typeof s.record === 'string' ? s.record : null, at: s.at } : null;
 }
 
-export const writeSeen = (repo: Storage, s: Seen): void => void writeCache(seenFile(repo), s, repo.commonDir);
+export const writeSeen = (repo: Storage, s: Seen): void => void SEEN.cache(repo.commonDir, s);
 
 /**
  * After a recorded move: when the refs are exactly what the new record says, the fingerprint stands for them (proved

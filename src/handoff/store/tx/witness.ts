@@ -7,8 +7,7 @@ import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile } from '../../../git/loose-read';
 import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type Storage } from '../../../git/storage';
-import { handoffDir } from '../../state/paths';
-import { readCache, writeCache, writeState } from '../../state/state-file';
+import { localRecord, readCache, writeState } from '../../state/state-file';
 import { userStateDir } from '../../../user-dirs';
 
 /** $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
@@ -24,10 +23,10 @@ export interface Witness {
 }
 
 const hash16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
-const idFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'witness.json');
-/** <common>/handoff/witness.json: the identity and the record last written, or null. */
+/** <common>/handoff/witness.json: the identity and the record last written. */
+const ID = localRecord('witness.json');
 const readIdFile = (repo: Pick<Storage, 'commonDir'>): Record<string, unknown> | null => {
-  const c = readCache(idFile(repo));
+  const c = readCache(ID.at(repo.commonDir));
   return c && typeof c === 'object' ? c : null;
 };
 
@@ -46,7 +45,7 @@ export function identityOf(repo: Storage): { project: string; place: string } | 
   if (roots.length === 0) return null;
   const project = hash16(roots.join('\n'));
   const place = hash16(placeOf(repo));
-  writeCache(idFile(repo), { project, place, roots }, repo.commonDir);
+  ID.cache(repo.commonDir, { project, place, roots });
   return { project, place };
 }
 
@@ -58,7 +57,7 @@ export function witnessWrote(repo: Pick<Storage, 'commonDir'>): string | null {
 
 function noteWrote(repo: Storage, commit: string): void {
   const c = readIdFile(repo);
-  if (c && c.wrote !== commit) writeCache(idFile(repo), { ...c, wrote: commit }, repo.commonDir);
+  if (c && c.wrote !== commit) ID.cache(repo.commonDir, { ...c, wrote: commit });
 }
 
 /** Puts the witness's ref back at `commit`, keeping `foreign` under refs/witness-foreign/<place>/<seconds>; false without `commit`. */
