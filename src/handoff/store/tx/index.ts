@@ -28,13 +28,9 @@ export interface MoveOptions {
 /** A lost compare-and-swap (another writer moved a ref first): the caller re-reads and decides. */
 export type MoveOutcome = { ok: true } | { ok: false; message: string };
 
+/** What the ops move (refOpOf's inverse); a verify moves nothing. */
 const updatesOf = (ops: RefOp[]): RefUpdate[] =>
-  ops.flatMap((o): RefUpdate[] =>
-    o.op === 'create' ? [{ ref: o.ref, oldOid: null, newOid: o.newOid }]
-    : o.op === 'update' ? [{ ref: o.ref, oldOid: o.oldOid, newOid: o.newOid }]
-    : o.op === 'delete' ? [{ ref: o.ref, oldOid: o.oldOid, newOid: null }]
-    : [],
-  );
+  ops.flatMap((o) => (o.op === 'verify' ? [] : [{ ref: o.ref, oldOid: 'oldOid' in o ? o.oldOid : null, newOid: 'newOid' in o ? o.newOid : null }]));
 
 /** The ref a failed transaction names (`cannot lock ref '<ref>': …`, or the ref of the lock file), if any. */
 function refOfFailure(repo: Storage, r: { message: string; lockFile?: string }): string | null {
