@@ -138,23 +138,13 @@ function describeAge(ms: number): string {
 export function lockError(ref: string, s: LockState, waitedMs: number): HandoffError {
   const age = s.ageMs === null ? 'gone by now' : `${describeAge(s.ageMs)} old`;
   const data = { ref, lockFile: s.lockFile, lockAgeMs: s.ageMs, holder: s.holder ?? null, liveHolder: !!s.holder };
-  if (isStale(s)) {
-    return new HandoffError(
-      'concurrent',
-      'ref-locked',
-      `${ref} cannot be updated: its lock file ${s.lockFile} is ${age} and ${s.holder === null ? 'no git process is running in this repository' : 'nothing says a process still holds it'}:\n` +
-        `a crashed git process left it behind; nothing was written. Check that no git command is running here, then remove it:\n  rm '${s.lockFile.replace(/'/g, `'\\''`)}'\n` +
-        `(git-handoff never deletes a lock itself)`,
-      data,
-    );
-  }
   const who = s.holder ? `git process ${s.holder.pid} (${s.holder.command}) is working in this repository and may hold it` : s.holder === null ? 'it was just taken' : 'another process may hold it';
-  return new HandoffError(
-    'concurrent',
-    'ref-locked',
-    `${ref} stayed locked for ${describeAge(waitedMs)} of waiting: ${s.lockFile} (${age}); ${who}. Nothing was written; try again when it is done.`,
-    data,
-  );
+  const message = isStale(s)
+    ? `${ref} cannot be updated: its lock file ${s.lockFile} is ${age} and ${s.holder === null ? 'no git process is running in this repository' : 'nothing says a process still holds it'}:\n` +
+      `a crashed git process left it behind; nothing was written. Check that no git command is running here, then remove it:\n  rm '${s.lockFile.replace(/'/g, `'\\''`)}'\n` +
+      `(git-handoff never deletes a lock itself)`
+    : `${ref} stayed locked for ${describeAge(waitedMs)} of waiting: ${s.lockFile} (${age}); ${who}. Nothing was written; try again when it is done.`;
+  return new HandoffError('concurrent', 'ref-locked', message, data);
 }
 
 /** The ref a lock file in this repository guards (the path itself when it is not one of the repository's). */
