@@ -5,8 +5,8 @@ import { ownStubAlone } from '../../../git/hook-stub';
 import { MOVE_REFS, type RefOp, type Storage } from '../../../git/storage';
 import { refOpOf, type RefUpdate } from './batch';
 import { RECORD_REF, recordMoves, recordOp } from './record';
-import { inspectLock, isStale, lockError, refOfLock } from './locks';
-import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, LOST_RACE, retrying } from '../../../retry';
+import { heldTooLong, inspectLock, lockError, refOfLock } from './locks';
+import { AGAIN, LOCK_HELD, LOST_RACE, retrying } from '../../../retry';
 
 export type { RefOp } from '../../../git/storage';
 
@@ -72,8 +72,7 @@ export function moveRefs(repo: Storage, ops: RefOp[], reason: string, o: MoveOpt
       throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused ${what}; nothing moved:\n${r.message}`, { refs: updates.map((u) => u.ref) });
     }
     const lock = inspectLock(repo, r.lockFile!);
-    // held too long: this lock file (not the wait, which other writers' turns lengthen) is LOCK_WAIT_MS old, or the caller's deadline passed
-    if (isStale(lock) || (lock.ageMs ?? 0) >= LOCK_WAIT_MS || (o.deadline !== undefined && Date.now() >= o.deadline)) {
+    if (heldTooLong(lock, o.deadline)) {
       if (!extraFailed) throw lockError(refOfLock(repo, lock.lockFile), lock, Date.now() - started);
       withExtra = false;
       return AGAIN;

@@ -126,6 +126,9 @@ export function inspectLock(repo: LockPlace, lockFile: string): LockState {
 /** Left behind: old enough, and no git process runs here (or, without /proc to tell, much older). */
 export const isStale = (s: LockState) => s.ageMs !== null && (s.holder === null ? s.ageMs >= STALE_AFTER_MS : s.holder === undefined && s.ageMs >= 60_000);
 
+/** Not waited out further: left behind, this lock file LOCK_WAIT_MS old (not the wait: others' turns lengthen it), or `deadline` passed. */
+export const heldTooLong = (s: LockState, deadline = Infinity) => isStale(s) || (s.ageMs ?? 0) >= LOCK_WAIT_MS || Date.now() >= deadline;
+
 function describeAge(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s} s`;
@@ -161,7 +164,7 @@ export function waitOutLock(repo: LockPlace, ref: string, lockFile: string): voi
   retrying((wait) => {
     const lock = inspectLock(repo, lockFile);
     if (lock.ageMs === null) return;
-    if (isStale(lock) || lock.ageMs >= LOCK_WAIT_MS || Date.now() - started >= LOCK_WAIT_MS) throw lockError(ref, lock, Date.now() - started);
+    if (heldTooLong(lock, started + LOCK_WAIT_MS)) throw lockError(ref, lock, Date.now() - started);
     wait(LOCK_HELD);
     return AGAIN;
   });
