@@ -4,8 +4,8 @@ import type { Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
 import { checkAdvances } from '../store/ownership';
 import { droppedReceipts } from '../store/receipts';
-import { amendRecord } from '../store/tx/record-step';
 import {
+  amendRecord,
   emptyRecord,
   listTracked,
   now,
@@ -14,11 +14,12 @@ import {
   recordBlocked,
   RECORD_REF,
   refsFingerprint,
+  seenAfterMove,
   writeSeen,
   type RecordState,
   type Removal,
 } from '../store/tx/record';
-import { fetchWitness, orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote } from '../store/tx/witness';
+import { orphanOf, pushWitness, restoreWitness, retireWitness, witnessOf, witnessTip, witnessWrote } from '../store/tx/witness';
 
 export interface Loss {
   ref: string;
@@ -202,17 +203,10 @@ export function checkRecord(repo: Storage, o: { force?: boolean } = {}): RecordC
   }
   const last = seen?.at ?? 0;
   const losses: Loss[] = cmp.losses.map(({ seen: s, ...l }) => ({ ...l, lastSeen: new Date(Math.max(s, last) * 1000).toISOString() }));
-  if (nothing && losses.length === 0) writeSeen(repo, { fp, record: null, at: now() });
-  else if (losses.length === 0 && !problem && commit) {
-    // the fingerprint stands for these refs only if they did not move while this ran (the record itself did, maybe)
-    let after = fp;
-    if (commit !== recOid) {
-      const again = listTracked(repo);
-      again.delete(RECORD_REF);
-      after = again.size === refs.size && [...refs].every(([r, oid]) => again.get(r) === oid) ? refsFingerprint(repo) : null;
-    }
-    writeSeen(repo, { fp: after, record: commit, at: now() });
-  } else if (commit || seen) {
+  if (losses.length === 0 && !problem && (nothing || (commit !== null && commit === recOid))) writeSeen(repo, { fp, record: commit, at: now() });
+  // the record moved: the fingerprint stands for the refs only when they are what it says now
+  else if (losses.length === 0 && !problem && commit) seenAfterMove(repo, commit);
+  else if (commit || seen) {
     writeSeen(repo, { fp: null, record: commit ?? seen?.record ?? null, at: seen?.at ?? 0 });
   }
   return { losses, problem, cached: false, ...(blocked ? { blocked } : {}) };
@@ -258,7 +252,8 @@ function fromWitness(repo: Storage, recOid: string | null): string | null {
         tip = back;
       }
     }
-    if (!repo.objectSizes([tip])[0] && !fetchWitness(repo, src)) return null;
+    // its objects brought into this repository, no ref moved
+    if (!repo.objectSizes([tip])[0] && repo.fetchRefs(src.dir, [src.ref], { noHooks: true }).status !== 0) return null;
     const t = takeInRecord(repo, recOid, tip);
     if (!t) {
       // a damaged witness is no evidence, and one holding nothing newer is behind: rebuilt from the store's record

@@ -11,24 +11,20 @@ import { looseRefValue } from '../store/tx/witness';
 import { checkRecord, renderLosses } from './record-check';
 import { trace } from '../../trace';
 
-// the shelves this process read of the verified record (a record commit never changes under its id), and the record
-// the refs compared last agreed with
-const cache: { commit?: string; tips?: Map<string, string>; read?: Set<string>; agreed?: string } = {};
+// the shelves this process read of the verified record (a record commit never changes under its id)
+const cache: { commit?: string; tips?: Map<string, string>; read?: Set<string> } = {};
 
 /**
- * Whether every recorded ref in `refs` holds what the verified record says (true, too, when nothing is verified: the
- * next check is a full one). `agreed`: a record these very refs agreed with before.
+ * The verified record every recorded ref in `refs` holds what it says of; null when there is nothing to compare (none
+ * recorded, or nothing verified: the next check is a full one); false on a difference. `agreed`: a record these very
+ * refs agreed with before.
  */
-function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, agreed: string | null = null): boolean {
-  cache.agreed = undefined;
+function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, agreed: string | null = null): string | null | false {
   const mine = refs.filter((x) => isRecorded(x.ref));
-  if (mine.length === 0) return true;
+  if (mine.length === 0) return null;
   const seen = readSeen(repo);
-  if (!seen?.fp || !seen.record) return true;
-  if (agreed === seen.record) {
-    cache.agreed = agreed;
-    return true;
-  }
+  if (!seen?.fp || !seen.record) return null;
+  if (agreed === seen.record) return agreed;
   if (cache.commit !== seen.record) Object.assign(cache, { commit: seen.record, tips: new Map(), read: new Set() });
   // only the shelves of the refs read, each once per verified record
   const need = new Set(mine.map((x) => shelfOf(x.ref)).filter((s) => !cache.read!.has(s)));
@@ -39,9 +35,7 @@ function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, ag
     for (const [ref, e] of rec.entries) cache.tips!.set(ref, e.oid);
     for (const s of need) cache.read!.add(s);
   }
-  const agree = mine.every((x) => cache.tips!.get(x.ref) === x.oid);
-  if (agree) cache.agreed = seen.record;
-  return agree;
+  return mine.every((x) => cache.tips!.get(x.ref) === x.oid) && seen.record;
 }
 
 /** The session start's proof beside the fingerprint: the branch's loose handoff ref files and the receipts', read without git. */
@@ -61,17 +55,17 @@ export function branchFilesAgree(repo: Storage): boolean {
       refs.push({ ref, oid });
     }
   }
-  return readsAgree(repo, refs);
+  return readsAgree(repo, refs) !== false;
 }
 
 /** From now on in this process, every recorded ref read is compared; the first difference's full check goes to stderr. */
 export function compareReads(repo: Storage): void {
   onRefsRead((r, refs, agreed) => {
     if (r.commonDir !== repo.commonDir) return null;
-    const agree = readsAgree(repo, refs, agreed ?? null);
+    const agreedWith = readsAgree(repo, refs, agreed ?? null);
     // its own phase in GIT_HANDOFF_TRACE: the first comparison inflates the record
-    trace('reads compared', agreed && cache.agreed === agreed ? 'as before' : undefined);
-    if (agree) return cache.agreed ?? null;
+    trace('reads compared', agreed && agreedWith === agreed ? 'as before' : undefined);
+    if (agreedWith !== false) return agreedWith;
     onRefsRead(null);
     try {
       const text = renderLosses(checkRecord(repo, { force: true }));

@@ -5,8 +5,7 @@ import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, H
 import { checkAdvance, keepsOwner, readTrailersOf, type Violation } from '../store/ownership';
 import { unionReceiptsCommit } from '../store/receipts';
 import type { SessionStartRecord } from '../store/boot';
-import { amendRecord } from '../store/tx/record-step';
-import { isPruned, KEPT_PREFIX, listTracked, now as stamp, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
+import { amendRecord, isPruned, KEPT_PREFIX, listTracked, now as stamp, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
 import { archivedIn, checkRecord, droppedPrefixOf, type Loss, type RecordCheck } from './record-check';
 import { branchFilesAgree } from './record-reads';
 import { moveRefs } from '../store/tx';
@@ -34,26 +33,21 @@ interface RecoverAction {
 /** What recover did, and the losses left as they were (refused, or not unambiguous in `auto` mode). */
 export type RecoverResult = ReturnType<typeof recover>;
 
-// recover moves a ref back over a rogue tip: a move the reference-transaction hook refuses as a rewrite; it passes
-// on the record (audit.jsonl), as a person's GIT_HANDOFF_BYPASS=1 would
-const ON_THE_RECORD = { GIT_HANDOFF_BYPASS: '1' };
-
 interface Plan {
   ops: RefOp[];
   action: RecoverAction;
   /** set only when the plan needs no move: the record takes the ref's current value */
   adopt?: string;
-  /** unambiguous: session start may apply it by itself */
-  clear: boolean;
-  bypass?: boolean;
 }
 
-const refused = (l: Loss, message: string, adopt?: string): Plan => ({ ops: [], action: { ref: l.ref, action: 'refused', oid: l.current, message }, clear: false, adopt });
+/** Unambiguous: session start may apply it by itself. */
+const isClear = (p: Plan) => p.action.action !== 'refused' && p.action.action !== 'kept-aside';
+
+const refused = (l: Loss, message: string, adopt?: string): Plan => ({ ops: [], action: { ref: l.ref, action: 'refused', oid: l.current, message }, adopt });
 /** The recorded version put back at `ref` by one move: unambiguous. */
 const putBack = (l: Loss, ref: string, message: string): Plan => ({
   ops: [refOpOf({ ref, newOid: l.recorded, oldOid: l.current })],
   action: { ref: l.ref, action: 'restored', oid: l.recorded, message },
-  clear: true,
 });
 
 /**
@@ -94,7 +88,6 @@ function plan(repo: Storage, l: Loss): Plan {
     return {
       ops: [{ op: 'update', ref: NOTES_REF, newOid: merged, oldOid: l.current! }],
       action: { ref: l.ref, action: 'merged', oid: merged, message: `${NOTES_REF}: the dropped receipts merged back (a commit with both parents, every line of both)` },
-      clear: true,
     };
   }
   if (l.kind === 'deleted') {
@@ -110,8 +103,6 @@ function plan(repo: Storage, l: Loss): Plan {
       { op: 'create', ref: rogue, newOid: cur },
     ],
     action: { ref: l.ref, action: 'moved-back', oid: l.recorded, keptAs: rogue, message: `${l.ref} moved back to ${l.recorded.slice(0, 12)} (${why}); the tip found there, ${cur.slice(0, 12)}, is kept at ${rogue}` },
-    clear: true,
-    bypass: true,
   });
   if (l.kind === 'rogue-advance') return moveBack('the versions added on top break the ownership rule');
   // rewound: the recorded version holds what is there now
@@ -138,7 +129,6 @@ function plan(repo: Storage, l: Loss): Plan {
       message: `${l.ref} now holds another sound history (${cur.slice(0, 12)}); its recorded version ${l.recorded.slice(0, 12)} is kept at ${kept} (look with \`git log ${kept}\`)`,
     },
     adopt: cur,
-    clear: false,
   };
 }
 
@@ -151,12 +141,14 @@ export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; che
   const adopt = new Map<string, string>();
   for (const l of check.losses) {
     const p = wanted && !wanted.has(l.ref) ? null : plan(repo, l);
-    if (!p || (o.auto && !p.clear)) {
+    if (!p || (o.auto && !isClear(p))) {
       left.push(l);
       continue;
     }
     if (p.ops.length) {
-      const r = move(repo, p.ops, 'handoff recover', p.bypass ? ON_THE_RECORD : undefined);
+      // a move back over a rogue tip is a rewrite the reference-transaction hook refuses: it passes on the record
+      // (audit.jsonl), as a person's GIT_HANDOFF_BYPASS=1 would
+      const r = move(repo, p.ops, 'handoff recover', p.action.action === 'moved-back' ? { GIT_HANDOFF_BYPASS: '1' } : undefined);
       if (!r.ok) {
         actions.push({ ref: l.ref, action: 'refused', oid: l.current, message: `${l.ref} changed while it was being recovered; nothing moved (${r.message.split('\n')[0]}): run \`git handoff recover\` again` });
         left.push(l);

@@ -86,7 +86,7 @@ export function appendState(file: string, text: string, root: string, max = MAX_
  * Replaces `file` with `data`, whole or not at all: a fresh temporary file written to the end, then a rename
  * (`exclusive`: a hard link, so only if `file` did not exist). A write that fails (a full disk) leaves no file behind.
  */
-export function writeState(file: string, data: string, root: string, exclusive = false): void {
+export function writeState(file: string, data: string | Buffer, root: string, exclusive = false): void {
   stateDir(path.dirname(file), root);
   const tmp = `${file}.${process.pid}.tmp`;
   rmSync(tmp, { force: true }); // a crashed run's leftover (a symlink there goes, not its target)

@@ -4,10 +4,9 @@ import { HandoffError } from '../../../errors';
 import { ownStubAlone } from '../../../git/hook-stub';
 import { MOVE_REFS, type RefOp, type Storage } from '../../../git/storage';
 import { refOpOf, type RefUpdate } from './batch';
-import { RECORD_REF, recordOp } from './record';
-import { recordMoves } from './record-step';
-import { inspectLock, isStale, lockError, refOfLock } from './locks';
-import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, LOST_RACE, retrying } from '../../../retry';
+import { RECORD_REF, recordMoves, recordOp } from './record';
+import { heldTooLong, inspectLock, lockError, refOfLock } from './locks';
+import { AGAIN, LOCK_HELD, LOST_RACE, retrying } from '../../../retry';
 
 export type { RefOp } from '../../../git/storage';
 
@@ -29,13 +28,9 @@ export interface MoveOptions {
 /** A lost compare-and-swap (another writer moved a ref first): the caller re-reads and decides. */
 export type MoveOutcome = { ok: true } | { ok: false; message: string };
 
+/** What the ops move (refOpOf's inverse); a verify moves nothing. */
 const updatesOf = (ops: RefOp[]): RefUpdate[] =>
-  ops.flatMap((o): RefUpdate[] =>
-    o.op === 'create' ? [{ ref: o.ref, oldOid: null, newOid: o.newOid }]
-    : o.op === 'update' ? [{ ref: o.ref, oldOid: o.oldOid, newOid: o.newOid }]
-    : o.op === 'delete' ? [{ ref: o.ref, oldOid: o.oldOid, newOid: null }]
-    : [],
-  );
+  ops.flatMap((o) => (o.op === 'verify' ? [] : [{ ref: o.ref, oldOid: 'oldOid' in o ? o.oldOid : null, newOid: 'newOid' in o ? o.newOid : null }]));
 
 /** The ref a failed transaction names (`cannot lock ref '<ref>': …`, or the ref of the lock file), if any. */
 function refOfFailure(repo: Storage, r: { message: string; lockFile?: string }): string | null {
@@ -77,8 +72,7 @@ export function moveRefs(repo: Storage, ops: RefOp[], reason: string, o: MoveOpt
       throw new HandoffError('integrity', 'refused-by-hook', `a reference-transaction hook refused ${what}; nothing moved:\n${r.message}`, { refs: updates.map((u) => u.ref) });
     }
     const lock = inspectLock(repo, r.lockFile!);
-    // held too long: this lock file (not the wait, which other writers' turns lengthen) is LOCK_WAIT_MS old, or the caller's deadline passed
-    if (isStale(lock) || (lock.ageMs ?? 0) >= LOCK_WAIT_MS || (o.deadline !== undefined && Date.now() >= o.deadline)) {
+    if (heldTooLong(lock, o.deadline)) {
       if (!extraFailed) throw lockError(refOfLock(repo, lock.lockFile), lock, Date.now() - started);
       withExtra = false;
       return AGAIN;

@@ -11,7 +11,7 @@ import { parentOf } from '../../state/lineage-record';
 /** Where a lock's repository is (a repository on this machine that is not this one too). */
 export type LockPlace = Pick<Storage, 'worktree' | 'gitDir' | 'commonDir'>;
 
-export interface LockState {
+interface LockState {
   lockFile: string;
   /** milliseconds since the lock file was last written; null: it is gone */
   ageMs: number | null;
@@ -20,7 +20,7 @@ export interface LockState {
 }
 
 // A git process holds a ref lock for milliseconds (plus a hook's run): older than this with no git running, it was left behind.
-export const STALE_AFTER_MS = 2_000;
+const STALE_AFTER_MS = 2_000;
 
 const within = (p: string, dir: string | null) => !!dir && (p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep));
 
@@ -103,7 +103,7 @@ function gitProcessIn(repo: LockPlace): { pid: number; command: string } | null 
   return unreadable ? undefined : null;
 }
 
-export function inspectLock(repo: LockPlace, lockFile: string, now = Date.now()): LockState {
+export function inspectLock(repo: LockPlace, lockFile: string): LockState {
   let before;
   try {
     before = statSync(lockFile);
@@ -120,13 +120,16 @@ export function inspectLock(repo: LockPlace, lockFile: string, now = Date.now())
       return { lockFile, ageMs: null, holder: null };
     }
   }
-  return { lockFile, ageMs: Math.max(0, now - before.mtimeMs), holder };
+  return { lockFile, ageMs: Math.max(0, Date.now() - before.mtimeMs), holder };
 }
 
 /** Left behind: old enough, and no git process runs here (or, without /proc to tell, much older). */
 export const isStale = (s: LockState) => s.ageMs !== null && (s.holder === null ? s.ageMs >= STALE_AFTER_MS : s.holder === undefined && s.ageMs >= 60_000);
 
-export function describeAge(ms: number): string {
+/** Not waited out further: left behind, this lock file LOCK_WAIT_MS old (not the wait: others' turns lengthen it), or `deadline` passed. */
+export const heldTooLong = (s: LockState, deadline = Infinity) => isStale(s) || (s.ageMs ?? 0) >= LOCK_WAIT_MS || Date.now() >= deadline;
+
+function describeAge(ms: number): string {
   const s = Math.round(ms / 1000);
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.round(s / 60)} min`;
@@ -138,23 +141,13 @@ export function describeAge(ms: number): string {
 export function lockError(ref: string, s: LockState, waitedMs: number): HandoffError {
   const age = s.ageMs === null ? 'gone by now' : `${describeAge(s.ageMs)} old`;
   const data = { ref, lockFile: s.lockFile, lockAgeMs: s.ageMs, holder: s.holder ?? null, liveHolder: !!s.holder };
-  if (isStale(s)) {
-    return new HandoffError(
-      'concurrent',
-      'ref-locked',
-      `${ref} cannot be updated: its lock file ${s.lockFile} is ${age} and ${s.holder === null ? 'no git process is running in this repository' : 'nothing says a process still holds it'}:\n` +
-        `a crashed git process left it behind; nothing was written. Check that no git command is running here, then remove it:\n  rm '${s.lockFile.replace(/'/g, `'\\''`)}'\n` +
-        `(git-handoff never deletes a lock itself)`,
-      data,
-    );
-  }
   const who = s.holder ? `git process ${s.holder.pid} (${s.holder.command}) is working in this repository and may hold it` : s.holder === null ? 'it was just taken' : 'another process may hold it';
-  return new HandoffError(
-    'concurrent',
-    'ref-locked',
-    `${ref} stayed locked for ${describeAge(waitedMs)} of waiting: ${s.lockFile} (${age}); ${who}. Nothing was written; try again when it is done.`,
-    data,
-  );
+  const message = isStale(s)
+    ? `${ref} cannot be updated: its lock file ${s.lockFile} is ${age} and ${s.holder === null ? 'no git process is running in this repository' : 'nothing says a process still holds it'}:\n` +
+      `a crashed git process left it behind; nothing was written. Check that no git command is running here, then remove it:\n  rm '${s.lockFile.replace(/'/g, `'\\''`)}'\n` +
+      `(git-handoff never deletes a lock itself)`
+    : `${ref} stayed locked for ${describeAge(waitedMs)} of waiting: ${s.lockFile} (${age}); ${who}. Nothing was written; try again when it is done.`;
+  return new HandoffError('concurrent', 'ref-locked', message, data);
 }
 
 /** The ref a lock file in this repository guards (the path itself when it is not one of the repository's). */
@@ -171,7 +164,7 @@ export function waitOutLock(repo: LockPlace, ref: string, lockFile: string): voi
   retrying((wait) => {
     const lock = inspectLock(repo, lockFile);
     if (lock.ageMs === null) return;
-    if (isStale(lock) || lock.ageMs >= LOCK_WAIT_MS || Date.now() - started >= LOCK_WAIT_MS) throw lockError(ref, lock, Date.now() - started);
+    if (heldTooLong(lock, started + LOCK_WAIT_MS)) throw lockError(ref, lock, Date.now() - started);
     wait(LOCK_HELD);
     return AGAIN;
   });

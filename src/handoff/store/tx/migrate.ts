@@ -59,7 +59,8 @@ export function migrateArchives(repo: Storage, localLive: Map<string, string>, l
 const TRACKING_FORMAT = 3;
 
 /** The families of a format-2 build's tracking copies under refs/remotes/<R>/. */
-const LEGACY_FAMILIES = ['handoffs', 'handoff-archive', 'handoff-records', 'claims', 'notes/handoff-reads'];
+const LEGACY_FAMILIES = ['handoffs/', 'handoff-archive/', 'handoff-records/', 'claims/', 'notes/handoff-reads'];
+const inLegacyFamily = (rest: string) => LEGACY_FAMILIES.some((f) => rest.startsWith(f));
 
 /** Whether this clone may hold format-2 tracking copies, without starting git (a few stats, packed-refs around refs/remotes/). */
 function legacyTrackingPresent(commonDir: string): boolean {
@@ -71,7 +72,8 @@ function legacyTrackingPresent(commonDir: string): boolean {
     // no loose remote-tracking refs at all
   }
   if (remotes.some((r) => LEGACY_FAMILIES.some((f) => existsSync(path.join(dir, r, f))))) return true;
-  return [...packedRefs(commonDir, 'refs/remotes/').keys()].some((line) => /\/(handoffs|handoff-archive|handoff-records|claims)\/|\/notes\/handoff-reads$/.test(line));
+  // a remote's name may hold a slash: a family anywhere in the name will do for this first look
+  return [...packedRefs(commonDir, 'refs/remotes/').keys()].some((ref) => LEGACY_FAMILIES.some((f) => ref.includes(`/${f}`)));
 }
 
 /** Which family a name under a remote's tracking root is, the way a format-2 build wrote it; null: not one of them. */
@@ -109,7 +111,7 @@ function migrateTracking(repo: Storage): void {
     for (const spec of specs) {
       const at = spec.indexOf(legacyRoot);
       const tail = at < 0 ? '' : spec.slice(at + legacyRoot.length);
-      if (!/^(handoffs\/|handoff-archive\/|handoff-records\/|claims\/|notes\/handoff-reads)/.test(tail)) continue;
+      if (!inLegacyFamily(tail)) continue;
       const moved = `${spec.slice(0, at)}:${trackingOf(remote, 'refs/')}${tail}`;
       configWrite(() => repo.setLocalConfig(`remote.${remote}.fetch`, moved, spec));
     }

@@ -3,13 +3,14 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from '../../../git/loose-read';
-import { parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
+import { MOVE_REFS, parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF } from '../names';
-import { handoffDir } from '../../state/paths';
-import { readCache, writeCache } from '../../state/state-file';
+import { localRecord, readCache } from '../../state/state-file';
 import { refOpOf, type RefUpdate } from './batch';
 import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
+import { inspectLock, isStale, lockError } from './locks';
+import { LOST, LOST_RACE, untilWon } from '../../../retry';
 
 export const RECORD_REF = 'refs/handoff-record';
 /** Where `recover` keeps a tip it moved out of the way: named, reachable, never thrown away. */
@@ -110,8 +111,6 @@ export function parseRecord(text: string, commit: string, hexLength: number): Re
   return problem ? emptyRecord(commit, problem) : rec;
 }
 
-const copyRecord = (r: RecordState): RecordState => ({ ...r, entries: new Map(r.entries), removed: new Map(r.removed) });
-
 /** Objects read in this process while they are loose (each write leaves its own so), the rest by one cat-file. */
 function objectsOf(repo: Storage, specs: string[]): Array<BatchObject | null> {
   const found = specs.map((s) => (/^[0-9a-f]+$/.test(s) ? readLoose(repo, s, RECORD_MAX) : null));
@@ -168,7 +167,7 @@ interface NextRecord {
  * The next record: `change` edits a copy of the current one and returns the oids to keep reachable, or null for no
  * change. `touched`: the only refs `change` reads (a write's): only their shelves are read, when the record is the verified one.
  */
-export function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, touched?: string[]): NextRecord | { unchanged: string | null } {
+function nextRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, touched?: string[]): NextRecord | { unchanged: string | null } {
   // its value is the expected old value of the next move, so a stale read only loses that compare-and-swap
   const loose = looseRefValue(path.join(repo.commonDir, RECORD_REF));
   const spec = loose ?? RECORD_REF;
@@ -176,7 +175,8 @@ export function nextRecord(repo: Storage, change: (rec: RecordState) => string[]
   if (!cur || cur.problem) cur = readRecord(repo, spec);
   const old = cur.problem && !cur.commit ? null : cur.commit;
   // a damaged record is never built on: the caller's fallback (the last verified record) or an empty one
-  const base: RecordState = cur.problem ? copyRecord(fallback ?? emptyRecord(null)) : cur;
+  const given = fallback ?? emptyRecord(null);
+  const base: RecordState = cur.problem ? { ...given, entries: new Map(given.entries), removed: new Map(given.removed) } : cur;
   const keep = change(base);
   if (keep === null) return { unchanged: old };
   // a damaged record commit stays a parent; a restart (redact) drops the chain and keeps only what the state names
@@ -236,10 +236,57 @@ function archivePruned(rec: RecordState, ref: string, r: Removal): boolean {
 /** Why the last amendRecord of this process gave up on a lock left behind (lockError's message), else null. */
 let blocked: string | null = null;
 export const recordBlocked = () => blocked;
-export const setRecordBlocked = (why: string | null): void => void (blocked = why);
+
+/**
+ * Changes the record by its own compare-and-swap (nextRecord's `change`, applied again after a lost race), for the
+ * moves that could not carry it in their transaction, recover and the check. Returns the new record commit, or null
+ * when it kept changing (the next check takes it up). `witness` false: the caller writes it.
+ */
+export function amendRecord(repo: Storage, change: (rec: RecordState) => string[] | null, fallback?: RecordState, restart = false, witness = true): string | null {
+  blocked = null;
+  return untilWon<string | null>(
+    () => {
+      const next = nextRecord(repo, change, fallback, restart);
+      if ('unchanged' in next) return next.unchanged;
+      const r = repo[MOVE_REFS]([next.op], { reason: 'handoff record' });
+      if (r.ok) {
+        if (witness) pushWitness(repo, next.commit);
+        return next.commit;
+      }
+      if (r.reason === 'hook') return null;
+      // a lock a crashed git left on the record is not waited out 60 times: the next command's check takes it up
+      if (r.reason === 'locked') {
+        const lock = inspectLock(repo, r.lockFile!);
+        if (isStale(lock)) {
+          blocked = lockError(RECORD_REF, lock, 0).message;
+          return null;
+        }
+      }
+      return LOST;
+    },
+    { policy: LOST_RACE, otherwise: () => null },
+  );
+}
+
+/** Records a batch of moves that could not carry the record's move, by a CAS of its own; never fails the move. */
+export function recordMoves(repo: Storage, moves: RefUpdate[], replaces = false): void {
+  const change = movesChange(moves);
+  if (!change) return;
+  try {
+    seenAfterMove(repo, amendRecord(repo, change, undefined, replaces));
+    if (replaces) pruneWitness(repo);
+  } catch {
+    // the record is a second line of defence: a failure here leaves it to the next command's check
+  }
+}
+
+/** Removes a record of nothing (uninstall where no handoff was written) by compare-and-swap against `oid`. */
+export function removeEmptyRecord(repo: Storage, oid: string, reason: string): boolean {
+  return repo[MOVE_REFS]([{ op: 'delete', ref: RECORD_REF, oldOid: oid }], { reason }).ok;
+}
 
 /** What a batch of moves changes in the record (null: none of them is recorded). */
-export function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | null {
+function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | null {
   const mine = moves.filter((m) => isRecorded(m.ref));
   if (mine.length === 0) return null;
   // a deletion beside an archive entry of the same handoff is an archive; any other is a removal on purpose
@@ -299,14 +346,14 @@ interface Seen {
   at: number;
 }
 
-const seenFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'record-seen.json');
+const SEEN = localRecord('record-seen.json');
 
 export function readSeen(repo: Pick<Storage, 'commonDir'>): Seen | null {
-  const s = readCache(seenFile(repo));
+  const s = readCache(SEEN.at(repo.commonDir));
   return typeof s?.at === 'number' ? { fp: typeof s.fp === 'string' ? s.fp : null, record: typeof s.record === 'string' ? s.record : null, at: s.at } : null;
 }
 
-export const writeSeen = (repo: Storage, s: Seen): void => void writeCache(seenFile(repo), s, repo.commonDir);
+export const writeSeen = (repo: Storage, s: Seen): void => void SEEN.cache(repo.commonDir, s);
 
 /**
  * After a recorded move: when the refs are exactly what the new record says, the fingerprint stands for them (proved
@@ -352,8 +399,8 @@ export const dirStats = (dir: string, depth: number): Array<[string, string]> =>
   ...(depth > 0 ? subdirs(dir).flatMap((d) => dirStats(d, depth - 1)) : []),
 ];
 
-/** The fingerprint's parts: the path each one stands for, its stat, and whether the joined form names the path. */
-type Parts = Map<string, { stat: string; named: boolean }>;
+/** The fingerprint's parts: the path each one stands for, and its stat. */
+type Parts = Map<string, string>;
 
 /**
  * The ref storage from stat calls only: packed-refs, the record and receipts files, and each directory of handoff,
@@ -362,19 +409,14 @@ type Parts = Map<string, { stat: string; named: boolean }>;
 function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
   const c = repo.commonDir;
   if (statKey(path.join(c, 'reftable')) !== '-') return null;
-  const parts: Parts = new Map();
-  const add = (p: string, named = false) => parts.set(p, { stat: statKey(p), named });
   const refs = path.join(c, 'refs');
-  for (const p of [path.join(c, 'packed-refs'), path.join(refs, 'handoff-record'), path.join(refs, 'notes'), path.join(refs, 'notes', 'handoff-reads')]) add(p);
+  const files = [path.join(c, 'packed-refs'), path.join(refs, 'handoff-record'), path.join(refs, 'notes'), path.join(refs, 'notes', 'handoff-reads')];
   // live handoffs: refs/handoffs/<branch>/<topic>; archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
-  for (const [kind, depth] of [['handoffs', 1], ['handoff-archive', 2], ['handoff-dropped', 2]] as const) {
-    const top = path.join(refs, kind);
-    for (const [p, stat] of dirStats(top, depth)) parts.set(p, { stat, named: p !== top });
-  }
-  return parts;
+  const dirs = [dirStats(path.join(refs, 'handoffs'), 1), dirStats(path.join(refs, 'handoff-archive'), 2), dirStats(path.join(refs, 'handoff-dropped'), 2)];
+  return new Map([...files.map((p): [string, string] => [p, statKey(p)]), ...dirs.flat()]);
 }
 
-const joinParts = (parts: Parts) => [...parts].map(([p, v]) => (v.named ? `${p}:${v.stat}` : v.stat)).join('|');
+const joinParts = (parts: Parts) => [...parts].map(([p, stat]) => `${p}:${stat}`).join('|');
 
 /** The fingerprint of the ref storage (the check at command start compares it with the last verified one). */
 export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null {
@@ -418,7 +460,7 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
       allowed.set(dir, () => holdsRecorded(dir));
     }
   }
-  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p)?.stat !== after.get(p)?.stat);
+  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p));
   return changed.every((p) => allowed.get(p)?.() ?? false) ? joinParts(after) : null;
 }
 

@@ -1,14 +1,13 @@
 // The record's witness outside `.git` (SPEC 9): every record commit is also written into a bare repository under the
 // user's state directory, <project> (its root commits) / refs/witness/<place> (the clone's path), each 16 hex of sha256.
 // No remote URL in the identity: a renamed or mirrored remote would split one working copy's witness.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile } from '../../../git/loose-read';
 import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type Storage } from '../../../git/storage';
-import { handoffDir } from '../../state/paths';
-import { readCache, writeCache } from '../../state/state-file';
+import { localRecord, readCache, writeState } from '../../state/state-file';
 import { userStateDir } from '../../../user-dirs';
 
 /** $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
@@ -24,10 +23,10 @@ export interface Witness {
 }
 
 const hash16 = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
-const idFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'witness.json');
-/** <common>/handoff/witness.json: the identity and the record last written, or null. */
+/** <common>/handoff/witness.json: the identity and the record last written. */
+const ID = localRecord('witness.json');
 const readIdFile = (repo: Pick<Storage, 'commonDir'>): Record<string, unknown> | null => {
-  const c = readCache(idFile(repo));
+  const c = readCache(ID.at(repo.commonDir));
   return c && typeof c === 'object' ? c : null;
 };
 
@@ -46,7 +45,7 @@ export function identityOf(repo: Storage): { project: string; place: string } | 
   if (roots.length === 0) return null;
   const project = hash16(roots.join('\n'));
   const place = hash16(placeOf(repo));
-  writeCache(idFile(repo), { project, place, roots }, repo.commonDir);
+  ID.cache(repo.commonDir, { project, place, roots });
   return { project, place };
 }
 
@@ -58,15 +57,15 @@ export function witnessWrote(repo: Pick<Storage, 'commonDir'>): string | null {
 
 function noteWrote(repo: Storage, commit: string): void {
   const c = readIdFile(repo);
-  if (c && c.wrote !== commit) writeCache(idFile(repo), { ...c, wrote: commit }, repo.commonDir);
+  if (c && c.wrote !== commit) ID.cache(repo.commonDir, { ...c, wrote: commit });
 }
 
 /** Puts the witness's ref back at `commit`, keeping `foreign` under refs/witness-foreign/<place>/<seconds>; false without `commit`. */
 export function restoreWitness(repo: Storage, w: Witness, commit: string, foreign: string): boolean {
   if (!repo.side(w.dir).hasCommit(commit)) return false;
   const kept = `refs/witness-foreign/${path.basename(w.ref)}/${Math.floor(Date.now() / 1000)}`;
-  writeWhole(path.join(w.dir, kept), `${foreign}\n`);
-  writeWhole(path.join(w.dir, w.ref), `${commit}\n`);
+  writeState(path.join(w.dir, kept), `${foreign}\n`, w.dir);
+  writeState(path.join(w.dir, w.ref), `${commit}\n`, w.dir);
   return true;
 }
 
@@ -124,11 +123,12 @@ export function pushWitness(repo: Storage, commit: string, w: Witness | null = w
   try {
     const side = repo.side(w.dir);
     if (!existsSync(path.join(w.dir, 'HEAD')) && !side.init()) return false;
-    if (!existsSync(placeFile(w))) writeWhole(placeFile(w), w.where);
+    if (!existsSync(placeFile(w))) writeState(placeFile(w), w.where, w.dir);
     if (copyLoose(repo, commit, w)) {
       noteWrote(repo, commit);
       // git's own estimate of loose objects (gc.auto's 6,700 over 256 fan-out directories): packed when past it
-      if (looseIn(w.dir, '17') > 27) side.gc({});
+      const fan = path.join(w.dir, 'objects', '17');
+      if (existsSync(fan) && readdirSync(fan).length > 27) side.gc({});
       return true;
     }
     const pushed = repo.pushRefs(w.dir, [`${commit}:${w.ref}`], { force: true, noHooks: true }).status === 0;
@@ -138,14 +138,6 @@ export function pushWitness(repo: Storage, commit: string, w: Witness | null = w
     return false;
   }
 }
-
-const looseIn = (dir: string, fan: string): number => {
-  try {
-    return readdirSync(path.join(dir, 'objects', fan)).length;
-  } catch {
-    return 0;
-  }
-};
 
 /** After the record restarted (redact), the witness prunes what no clone's record in it reaches. */
 export function pruneWitness(repo: Storage): void {
@@ -169,24 +161,6 @@ export function treeEntries(content: Buffer, raw: number): Array<{ mode: string;
 }
 
 const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
-
-/** Writes `data` to `file` by a rename (a reader sees the old file or the new one, whole); its directory made on first use. */
-function writeWhole(file: string, data: Buffer | string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    try {
-      writeFileSync(tmp, data);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(tmp, data);
-    }
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
 
 /** The in-process copy, children first (a copy cut short leaves no closure incomplete); false when an object is not loose here. */
 function copyLoose(repo: Storage, commit: string, w: Witness): boolean {
@@ -212,12 +186,7 @@ function copyLoose(repo: Storage, commit: string, w: Witness): boolean {
       for (const e of entries) if (e.mode !== '160000') stack.push(e.oid);
     }
   }
-  for (const { oid, file } of order.reverse()) writeWhole(objectFile(w.dir, oid), file);
-  writeWhole(path.join(w.dir, w.ref), `${commit}\n`);
+  for (const { oid, file } of order.reverse()) writeState(objectFile(w.dir, oid), file, w.dir);
+  writeState(path.join(w.dir, w.ref), `${commit}\n`, w.dir);
   return true;
-}
-
-/** Brings the witness's record commit and what it reaches into this repository (no ref moves); false when it could not. */
-export function fetchWitness(repo: Storage, w: Witness): boolean {
-  return repo.fetchRefs(w.dir, [w.ref], { noHooks: true }).status === 0;
 }
