@@ -83,7 +83,7 @@ export function benchRecord({ runs } = {}) {
     let reported = 0;
     const { ms: check, cpu: checkCpu } = inProcess(n * 20, env, repo.dir, () => {
       const r = openRepo(repo.dir);
-      reported += checkRecord(r).losses.length + (readsAgree(r, read) ? 0 : 1);
+      reported += checkRecord(r).losses.length + (readsAgree(r, read) === false ? 1 : 0);
     });
     if (reported) throw new Error('the check reported losses in an untouched repository');
     // the full check: the verified cache is gone before each measured run

@@ -19,7 +19,7 @@ const cache: { commit?: string; tips?: Map<string, string>; read?: Set<string> }
  * recorded, or nothing verified: the next check is a full one); false on a difference. `agreed`: a record these very
  * refs agreed with before.
  */
-function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, agreed: string | null = null): string | null | false {
+export function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string }>, agreed: string | null = null): string | null | false {
   const mine = refs.filter((x) => isRecorded(x.ref));
   if (mine.length === 0) return null;
   const seen = readSeen(repo);
