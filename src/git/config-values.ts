@@ -8,9 +8,12 @@ export const configValue = (c: Config, key: string): string | undefined => c.get
 /** Adds a value to a key's values, in git's order. */
 export const addValue = (map: Config, key: string, value: string): void => void (map.get(key) ?? map.set(key, []).get(key)!).push(value);
 
+/** Whether a value is one of git's words for true. */
+export const isTrue = (v: string): boolean => /^(true|yes|on|1)$/i.test(v.trim());
+
 export function configBool(c: Config, key: string): boolean {
   const v = configValue(c, key);
-  return v !== undefined && /^(true|yes|on|1)$/i.test(v.trim());
+  return v !== undefined && isTrue(v);
 }
 
 export const FALLBACK_IDENTITY = { name: 'git-handoff', email: 'git-handoff@localhost' };

@@ -212,10 +212,6 @@ function runningSettingProblem(c: ConfigCommand, show: string): string | null {
 
 const neutralKey = (k: string) => k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120);
 
-/** The settings given to one git command (`-c key=value`; a key alone is true, as git reads it). */
-export const oneOffSettings = (inv: GitInvocation) =>
-  (inv.config ?? []).map((c) => (c.includes('=') ? { key: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1) } : { key: c, value: 'true' }));
-
 /** Verbs on which a one-off setting changes nothing the guard protects (`git config` and `git handoff` judge their own). */
 const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub === 'handoff';
 
@@ -224,7 +220,7 @@ const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub
  * own, turn the protection off or are not known to be quiet, or null.
  */
 export function oneOffConfigProblem(inv: GitInvocation, show: string): string | null {
-  for (const { key, value } of oneOffSettings(inv)) {
+  for (const { key, value } of inv.config) {
     // a remote repointed for one command fetches or pushes where the person did not choose (`git handoff` fetches too)
     if ((inv.sub === 'handoff' || !reads(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
     // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git

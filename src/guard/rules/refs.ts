@@ -8,6 +8,7 @@ import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten } from './as-written';
 import { configCommand, configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
+import { isTrue } from '../../git/config-values';
 import { expands } from '../shell/lex';
 import { operands } from '../shell/options';
 import { given, gitOptions, lastValue, valuesOf, type GitOptions } from './git-options';
@@ -154,7 +155,10 @@ export function plainRefMove(cmds: SimpleCommand[], line: string, cwd: string): 
   return problem === null ? null : { deny: stripTerminalControls(problem) };
 }
 
-/** Why a git command (`show`: as written, rules/as-written.ts) writes handoff refs behind git-handoff's back, or null. */
+/**
+ * Why a git command (`show`: as written, rules/as-written.ts) writes handoff refs behind git-handoff's back, or null.
+ * Its one-off settings (`-c remote.…`, `-c core.notesRef=…`) were judged before, by oneOffConfigProblem.
+ */
 export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, show: string): string | null {
   const args = inv.args;
   const o = gitOptions(inv);
@@ -171,8 +175,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       return moves ? bypass(show, 'moves a handoff ref directly, bypassing the ownership check') : null;
     }
     case 'push': {
-      const oneOff = (inv.config ?? []).some((c) => /^remote\..+\.mirror(=(true|yes|on|1))?$/i.test(c) || /^remote\..+\.push=\+?.*:\+?refs\/handoff/i.test(c));
-      if (args.includes('--mirror') || oneOff) return bypass(show, 'would force every ref, handoffs included, onto the remote');
+      if (args.includes('--mirror')) return bypass(show, 'would force every ref, handoffs included, onto the remote');
       const force = given(o, 'fd', '--force', '--force-with-lease', '--force-if-includes', '--delete', '--prune');
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
       if (named.length && (force || forced)) return bypass(show, 'force-pushes or deletes handoff refs on the remote');
@@ -207,14 +210,14 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
         return `\`${show}\` defines an alias for a git command the guard rules on (refs, pushes, rewrites, handoffs): every later use would go unchecked. Run the command itself, or ask the person to define the alias.`;
       }
       const spec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => mayNameHandoffRef(refspec(v).dst, true) && (key.endsWith('fetch') || v.startsWith('+') || v.includes('*') || refspec(v).src !== refspec(v).dst));
-      const mirror = /^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true');
+      const mirror = /^remote\..+\.mirror$/.test(key) && isTrue(ops[1] ?? 'true');
       if (spec || mirror) return bypass(show, 'sets a refspec that would force or overwrite handoff refs on every fetch or push');
       // a key that makes git run a program, or turns the protection off (rules/git-config.ts)
       return configCommandProblem(c, show);
     }
     case 'notes': {
       // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them
-      const ref = notesRef(o, inv.config ?? [], cmd.assigns);
+      const ref = notesRef(o, cmd.assigns);
       const sub = o.operands[0] ?? 'list';
       if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return bypass(show, 'changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to');
       return null;
@@ -236,11 +239,9 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     }
     case 'fetch':
     case 'pull': {
-      // a refspec given on the command line or by `-c remote.<r>.fetch=…` for this one command
-      const oneOff = (inv.config ?? []).filter((c) => /^remote\..+\.fetch=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1));
       // --refmap=<refspec> maps what the command line fetches, as a configured fetch refspec does
       const refmap = valuesOf(o, '--refmap');
-      const overwrite = [...args, ...oneOff, ...refmap].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1), true));
+      const overwrite = [...args, ...refmap].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1), true));
       if (overwrite) return bypass(show, 'fetches straight into the local handoff refs, overwriting them');
       return null;
     }
@@ -250,10 +251,9 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
 }
 
 
-/** The notes ref a `git notes` command works on: --ref, core.notesRef (-c) or GIT_NOTES_REF, else the default. */
-function notesRef(o: GitOptions, config: string[], assigns: Record<string, string>): string {
-  const ref =
-    lastValue(o, '--ref') ?? assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
+/** The notes ref a `git notes` command works on: --ref or GIT_NOTES_REF, else the default (`-c core.notesRef`: git-config.ts). */
+function notesRef(o: GitOptions, assigns: Record<string, string>): string {
+  const ref = lastValue(o, '--ref') ?? assigns.GIT_NOTES_REF ?? 'refs/notes/commits';
   return expands(ref) ? 'handoff-reads' : ref;
 }
 
