@@ -196,10 +196,8 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
   noteEffect(ctx, ops.map((op) => op.abs));
   const fence = ops.length ? await perimeterOf(ctx) : null;
   for (const op of ops) {
-    const refProblem = refStoreWriteProblem({ path: op.shown, kind: op.kind === 'delete' ? 'delete' : 'write', cwd: null }, op.abs);
-    if (refProblem) return { deny: refProblem };
     // git's directories wherever they are, its configuration files, the clients' hook files, the guard's state
-    const outside = perimeterProblem(fence!, op);
+    const outside = refStoreWriteProblem({ path: op.shown, kind: op.kind === 'delete' ? 'delete' : 'write', cwd: null }, op.abs) ?? perimeterProblem(fence!, op);
     if (outside) return { deny: outside };
     if (!(await isProtected(ctx, op.abs))) continue;
     if (!ctx.session) return { deny: `${neutral(op.shown)} is a protected handoff file, and ${STRANGER}: it may change no session's handoff file. ${STRANGER_WAY}` };
@@ -294,6 +292,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (!harmlessCommand(cmd) && !READING_VERBS.has(git.sub)) {
         const repos = await repositoriesOf(ctx, git, here, loc, earlier.remotes);
         const outside = repos.filter((r) => !loc || !(r === loc.worktree || r.startsWith(loc.worktree + path.sep)));
+        // git-handoff's own folders are worked out only for a repository outside this worktree
         const problem = outside.length ? ownRepositoryProblem(ownDirsOf(ctx, loc), outside, show) : null;
         if (problem) return { deny: problem };
       }
