@@ -11,7 +11,7 @@ import { configCommand, configCommandProblem, oneOffConfigProblem, remoteChangeP
 import { isTrue } from '../../git/config-values';
 import { expands } from '../shell/lex';
 import { operands } from '../shell/options';
-import { given, gitOptions, lastValue, valuesOf, type GitOptions } from './git-options';
+import { given, gitOptions, lastValue, type GitOptions } from './git-options';
 
 // The protected refs: handoff refs, archive and leases, the claims tables, the read receipts, and replace refs (one
 // may stand in for a handoff commit). mentionsHandoffRef matches them by hand, as the expression in
@@ -240,7 +240,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'fetch':
     case 'pull': {
       // --refmap=<refspec> maps what the command line fetches, as a configured fetch refspec does
-      const refmap = valuesOf(o, '--refmap');
+      const refmap = o.all('--refmap');
       const overwrite = [...args, ...refmap].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1), true));
       if (overwrite) return bypass(show, 'fetches straight into the local handoff refs, overwriting them');
       return null;
