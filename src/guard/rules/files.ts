@@ -6,6 +6,7 @@ import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../h
 import { SESSION_RE, short } from '../../handoff/state/session';
 import { neutral } from '../../terminal-text';
 import type { GuardContext } from '../context';
+import { headBranch, locate } from '../locate';
 // the one reader of the ownership marker, shared with `import` (one file, one owner)
 import { markerLine, markerOf, SEED_NAME_RE } from '../../handoff/import/seed-file';
 import { readTextOr } from '../../read-file';
@@ -57,15 +58,15 @@ export async function isProtected(ctx: GuardContext, abs: string): Promise<boole
   });
 }
 
-/** The verdict on one operation on a protected file, for session `me` (`ctx`, where there is one, names the branch in a refusal). */
-export function judgeFile(ctx: GuardContext | null, given: FileOp, me: string): FileVerdict {
+/** The verdict on one operation on a protected file, for session `me`. */
+export function judgeFile(given: FileOp, me: string): FileVerdict {
   // a name that came from the filesystem (a glob, a walk) is shown neutralised
   const op = { ...given, shown: neutral(given.shown) };
   const name = path.basename(op.abs);
   const ours = markerLine(me);
   if (name.startsWith('handoff-') && op.kind !== 'delete' && !namesTopic(name)) {
-    const loc = ctx?.locateFile(op.abs);
-    const branch = (loc && ctx!.branch(loc)) || '<branch>';
+    const loc = locate(path.dirname(op.abs));
+    const branch = (loc && headBranch(loc)) || '<branch>';
     return {
       deny:
         `${op.shown}: a handoff file is named handoff-<branch>-<topic>.md, with a topic of two or more words that are not all ` +
@@ -168,7 +169,7 @@ function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; ne
  * near a git directory (no other rule applies to it): the guard's first file answers these alone.
  */
 export function surelyOwnFiles(ops: FileOp[], me: string): boolean {
-  return ops.length > 0 && ops.every((op) => onlyFileRule(op) && Object.keys(judgeFile(null, op, me)).length === 0);
+  return ops.length > 0 && ops.every((op) => onlyFileRule(op) && Object.keys(judgeFile(op, me)).length === 0);
 }
 
 function onlyFileRule(op: FileOp): boolean {

@@ -35,7 +35,7 @@ import { asWritten, type ReadLine } from './as-written';
 import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, type Perimeter } from '../perimeter';
 import { installedDirs } from '../path-programs';
 import { userDirs } from '../../user-dirs';
-import { homedir, type Location } from '../locate';
+import { headBranch, homedir, type Location } from '../locate';
 import { holdsStub, hooksDirIn } from '../../git/hook-stub';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
 import { anchorEnvironmentProblem, gitEnvironmentProblem, gitOptionProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
@@ -201,7 +201,7 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
     if (outside) return { deny: outside };
     if (!(await isProtected(ctx, op.abs))) continue;
     if (!ctx.session) return { deny: `${neutral(op.shown)} is a protected handoff file, and ${STRANGER}: it may change no session's handoff file. ${STRANGER_WAY}` };
-    const v = judgeFile(ctx, op, ctx.session);
+    const v = judgeFile(op, ctx.session);
     if (v.deny) return { deny: v.deny };
     if (v.warning) warnings.push(v.warning);
   }
@@ -278,7 +278,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     const loc = ctx.locate(here);
     const top = loc?.worktree ?? null;
     // what it does to the worktree's uncommitted state (rules/worktree.ts): every rule below reads this one answer
-    const effect = git ? worktreeEffect(git, here, loc && ctx.branch(loc)) : null;
+    const effect = git ? worktreeEffect(git, here, loc && headBranch(loc)) : null;
     if (git) {
       const show = asWritten(command, git, cmd.cwd ?? '/', read);
       const own = (what: 'git-dir' | 'work-tree', value: string) =>

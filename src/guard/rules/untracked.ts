@@ -151,4 +151,4 @@ export async function unseenArgumentsProblem(ctx: GuardContext, cmd: SimpleComma
 }
 
 /** Whether deleting handoff file `abs` takes what is not this session's (a stranger, whose session is unread, owns none). */
-const notOwn = (ctx: GuardContext, abs: string): boolean => (ctx.session ? !!judgeFile(ctx, { abs, shown: abs, kind: 'delete' }, ctx.session).deny : true);
+const notOwn = (ctx: GuardContext, abs: string): boolean => (ctx.session ? !!judgeFile({ abs, shown: abs, kind: 'delete' }, ctx.session).deny : true);
