@@ -11,7 +11,7 @@ import { configCommand, configCommandProblem, oneOffConfigProblem, remoteChangeP
 import { isTrue } from '../../git/config-values';
 import { expands } from '../shell/lex';
 import { operands } from '../shell/options';
-import { given, gitOptions, lastValue, type GitOptions } from './git-options';
+import { given, gitOptions, lastValue } from './git-options';
 
 // The protected refs: handoff refs, archive and leases, the claims tables, the read receipts, and replace refs (one
 // may stand in for a handoff commit). mentionsHandoffRef matches them by hand, as the expression in
@@ -216,15 +216,15 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       return configCommandProblem(c, show);
     }
     case 'notes': {
-      // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them
-      const ref = notesRef(o, cmd.assigns);
-      const sub = o.operands[0] ?? 'list';
-      if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return bypass(show, 'changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to');
-      return null;
+      // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them (a ref built by an
+      // expansion may be it; `-c core.notesRef=…` is oneOffConfigProblem's)
+      const ref = lastValue(o, '--ref') ?? cmd.assigns.GIT_NOTES_REF ?? 'refs/notes/commits';
+      const writes = !/^(list|show|get-ref)$/.test(o.operands[0] ?? 'list');
+      if (!writes || !(expands(ref) || /handoff-reads/.test(ref))) return null;
+      return bypass(show, 'changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to');
     }
     case 'filter-branch':
-      if (args.includes('--all') || named.length) return bypass(show, 'rewrites every ref it is given, handoff refs included');
-      return null;
+      return args.includes('--all') || named.length ? bypass(show, 'rewrites every ref it is given, handoff refs included') : null;
     case 'filter-repo':
       if (args.some((a) => a === '--analyze' || a === '-h' || a === '--help')) return null;
       return `\`${show}\` rewrites every ref of the repository, handoff refs and other sessions' commits included. Ask the person to run it.`;
@@ -240,22 +240,14 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     case 'fetch':
     case 'pull': {
       // --refmap=<refspec> maps what the command line fetches, as a configured fetch refspec does
-      const refmap = o.all('--refmap');
-      const overwrite = [...args, ...refmap].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1), true));
-      if (overwrite) return bypass(show, 'fetches straight into the local handoff refs, overwriting them');
-      return null;
+      const overwrite = [...args, ...o.all('--refmap')].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1), true));
+      return overwrite ? bypass(show, 'fetches straight into the local handoff refs, overwriting them') : null;
     }
     default:
       return null;
   }
 }
 
-
-/** The notes ref a `git notes` command works on: --ref or GIT_NOTES_REF, else the default (`-c core.notesRef`: git-config.ts). */
-function notesRef(o: GitOptions, assigns: Record<string, string>): string {
-  const ref = lastValue(o, '--ref') ?? assigns.GIT_NOTES_REF ?? 'refs/notes/commits';
-  return expands(ref) ? 'handoff-reads' : ref;
-}
 
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {
