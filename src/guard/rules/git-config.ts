@@ -132,7 +132,7 @@ export function configCommand(args: string[], cwd: string | null = null) {
     file,
     blob,
     flags: o.flags,
-    scope: (blob !== undefined ? 'blob' : file !== undefined ? (userConfig(file, cwd) ?? (configOfRepository(file, cwd) ? 'repo' : 'file')) : global) as Scope,
+    scope: (blob !== undefined ? 'blob' : file !== undefined ? fileScope(file, cwd) : global) as Scope,
     reads: said('get') || said('list', '-l', '--list', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool'),
     removes: said('unset', '--unset', '--unset-all'),
     removesSection: said('remove-section', '--remove-section'),
@@ -158,17 +158,16 @@ function configPath(file: string, cwd: string | null): string {
   return path.resolve(cwd ?? '/', file.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home));
 }
 
-/** Whether a file named to `git config --file` is (or may be) a configuration git reads in a repository. */
-function configOfRepository(file: string, cwd: string | null): boolean {
-  if (unknown(file) || file === '') return true;
-  return /(^|\/)\.git(\/|$)|(^|\/)worktrees\/|(^|\/)config(\.worktree)?$/.test(configPath(file, cwd));
-}
-
-/** The user's or the system's configuration named as a file (git reads it in every repository), or null. */
-function userConfig(file: string, cwd: string | null): Scope | null {
+/**
+ * What a file named to `git config --file` is: the user's or the system's configuration (git reads it in every
+ * repository), a configuration git reads in a repository (or may be one), or a file git does not read here.
+ */
+function fileScope(file: string, cwd: string | null): Scope {
   const abs = configPath(file, cwd);
   const scope = userConfigFiles(process.env).find((f) => abs === path.resolve(f.file))?.scope;
-  return scope === 'global' || scope === 'system' ? scope : null;
+  if (scope === 'global' || scope === 'system') return scope;
+  if (unknown(file) || file === '') return 'repo';
+  return /(^|\/)\.git(\/|$)|(^|\/)worktrees\/|(^|\/)config(\.worktree)?$/.test(abs) ? 'repo' : 'file';
 }
 
 const refusal = (show: string, what: string, key: string, rule: RunningKey | null, scope: string): string =>
