@@ -7,7 +7,7 @@ import { claimedByOthers, claimsOfOthers, claimWaysOn, describeHits, type Hit } 
 import { modelReadsBefore, type GuardContext } from './context';
 import type { Decision } from '../clients/event';
 import { effectByRepo, effectOf } from './effect';
-import type { Location } from './locate';
+import { headBranch, type Location } from './locate';
 
 /** What a verdict leaves to write once it stands (applied by lifecycle.ts applyEffects). */
 export type Effect =
@@ -27,10 +27,10 @@ export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decisio
   if (!existsSync(claimsMarker(loc.commonDir))) return { decision: d, effects: [] };
   const effect = effectOf(ctx);
   const effects: Effect[] = [{ kind: 'renew-claims', loc }];
-  const named = effectByRepo(ctx).flatMap(({ loc: l, paths }) => claimedByOthers(l.commonDir, ctx.branch(l), ctx.session, paths).map((h) => ({ ...h, commonDir: l.commonDir })));
+  const named = effectByRepo(ctx).flatMap(({ loc: l, paths }) => claimedByOthers(l.commonDir, headBranch(l), ctx.session, paths).map((h) => ({ ...h, commonDir: l.commonDir })));
   // a call that may write paths the guard cannot tell may write any path claimed on this branch
   const unknown = named.length === 0 && effect.unknown !== null;
-  const hits = unknown ? claimsOfOthers(loc.commonDir, ctx.branch(loc), ctx.session).map((h) => ({ ...h, commonDir: loc.commonDir })) : named;
+  const hits = unknown ? claimsOfOthers(loc.commonDir, headBranch(loc), ctx.session).map((h) => ({ ...h, commonDir: loc.commonDir })) : named;
   if (hits.length === 0) return { decision: d, effects };
   const what = unknown ? `claims paths on this branch, and the guard cannot tell what this call writes (${effect.unknown}):\n${describeHits(hits)}` : `claims what this call writes:\n${describeHits(hits)}`;
   // claims hold by default; handoff.claims=tell makes them advisory

@@ -8,7 +8,7 @@ import { SESSION_RE } from '../handoff/state/session';
 import type { ClientAdapter, GuardEvent } from '../clients/event';
 import { RECORDS } from '../clients/records';
 import { configFiles } from '../git/config-files';
-import { configKey, headBranch, homedir, locate, readConfigCache, walkUp, writeConfigCache, type Location } from './locate';
+import { configKey, homedir, locate, readConfigCache, walkUp, writeConfigCache, type Location } from './locate';
 import type { SimpleCommand } from './shell/command';
 import { firstParse } from './allow';
 
@@ -75,10 +75,6 @@ export class GuardContext {
   /** The repository of a file, found from the nearest directory up (the file may not exist yet). */
   locateFile(file: string): Location | null {
     return this.locate(path.dirname(file));
-  }
-
-  branch(loc: Location): string | null {
-    return headBranch(loc);
   }
 
   /** The full repository handle; spawns git, so only rules that need git call it. */

@@ -18,7 +18,7 @@ import type { Effect } from './claims';
 import type { Decision, EventKind } from '../clients/event';
 import { LEASE_EVERY_MS } from './first';
 import { clientPid, clientProcess, followLineage } from './lineage';
-import type { Location } from './locate';
+import { headBranch, type Location } from './locate';
 import { effectByRepo } from './effect';
 import { agentSessionOf } from '../clients/names';
 import { readJsonOr } from '../read-file';
@@ -170,7 +170,7 @@ export async function applyEffects(ctx: GuardContext, effects: Effect[]): Promis
  */
 async function changeOwnClaims(ctx: GuardContext, loc: Location, release: boolean): Promise<void> {
   const session = ctx.session;
-  const branch = ctx.branch(loc);
+  const branch = headBranch(loc);
   if (!session || !branch) return;
   try {
     const now = Date.now();
@@ -241,7 +241,7 @@ async function sessionStart(ctx: GuardContext): Promise<Decision> {
   // Before boot's view, so that handoffs inherited after /clear show as this session's own.
   const note = session ? await followLineage(ctx, loc, ctx.event.source ?? 'startup') : null;
   const repo = await ctx.repo(loc);
-  const [branch, config] = [ctx.branch(loc), await ctx.config(loc)];
+  const [branch, config] = [headBranch(loc), await ctx.config(loc)];
   const { fetchOnStart, describeStartFetch } = await import('../sync/start-fetch');
   // the remote's handoffs of this branch, within a hard limit (not again after a compaction: same session)
   const net = ctx.event.source === 'compact' ? null : describeStartFetch(await fetchOnStart(repo, branch, { config }));
@@ -303,7 +303,7 @@ const changedFiles = (loc: Location, session: string): boolean => readLedger(loc
 
 const stop = opening(async (ctx, session, loc) => {
   if (ctx.event.stopHookActive || readState(loc, session).reminded || !changedFiles(loc, session)) return {};
-  const branch = ctx.branch(loc);
+  const branch = headBranch(loc);
   const owns = (await ownTopics(ctx, loc, session, branch)).length > 0;
   if (!firstTime(loc, session, 'reminded') || owns) return {};
   return {
@@ -317,7 +317,7 @@ const stop = opening(async (ctx, session, loc) => {
 /** Before compaction, once per session (some clients fire it before every request), when the session changed files or owns a handoff. */
 const preCompact = opening(async (ctx, session, loc) => {
   if (readState(loc, session).compactReminded) return {};
-  const branch = ctx.branch(loc);
+  const branch = headBranch(loc);
   const own = branch ? await ownTopics(ctx, loc, session, branch) : [];
   if ((own.length === 0 && !changedFiles(loc, session)) || !firstTime(loc, session, 'compactReminded')) return {};
   const topic = own[0] ?? '<topic>';

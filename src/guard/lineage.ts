@@ -6,7 +6,7 @@ import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
 import type { GuardClient } from '../clients/event';
 import { ALL_RECORDS, RECORDS } from '../clients/records';
-import { guardLog, type Location } from './locate';
+import { guardLog, headBranch, type Location } from './locate';
 
 /**
  * The client process a hook runs for, named by its record's pidVariable: only a claim, counted when that process is an
@@ -69,7 +69,7 @@ export async function followLineage(ctx: GuardContext, loc: Location, source: st
   const r = noteArrival(await ctx.repo(loc), {
     session: { id: session, client: ctx.event.client, source: 'payload' },
     worktree: loc.worktree,
-    branch: ctx.branch(loc),
+    branch: headBranch(loc),
     pid,
     source: source || 'startup',
     config: await ctx.config(loc),

@@ -29,6 +29,8 @@ export interface Perimeter {
 
 /** Whether a path (as named and as its links lead) is inside the call's worktree, where no installation is counted. */
 const inWorktree = (p: Perimeter, abs: string) => p.worktree !== null && under(abs, p.worktree) && under(realpathOr(abs), realpathOr(p.worktree));
+/** Whether a path, as named or as its links lead, is under `dir`. */
+const reaches = (abs: string, dir: string) => under(abs, dir) || under(realpathOr(abs), dir);
 
 /** The perimeter for the repository at `loc` (null: none) and this user: git is asked nothing beyond the cached settings. */
 export async function computePerimeter(ctx: GuardContext, loc: Location | null): Promise<Perimeter> {
@@ -98,16 +100,10 @@ export function perimeterProblem(p: Perimeter, op: FileOp): string | null {
       );
     }
   }
-  for (const s of p.state) {
-    if (under(abs, s) || under(realpathOr(abs), s)) {
-      return `${shown} is git-handoff's own state under ${neutral(s)} (its per-user key and caches, the loss record's witness, the plugin copies): only git-handoff writes it. ${PERSON_WAY}`;
-    }
-  }
-  for (const d of inWorktree(p, abs) ? [] : p.installed()) {
-    if (under(abs, d) || under(realpathOr(abs), d)) {
-      return `${shown} is part of git-handoff itself, installed at ${neutral(d)} (the guard every tool call runs, its hooks and plugins): only the person installs, upgrades or removes it. ${PERSON_WAY}`;
-    }
-  }
+  const state = p.state.find((d) => reaches(abs, d));
+  if (state) return `${shown} is git-handoff's own state under ${neutral(state)} (its per-user key and caches, the loss record's witness, the plugin copies): only git-handoff writes it. ${PERSON_WAY}`;
+  const installed = inWorktree(p, abs) ? undefined : p.installed().find((d) => reaches(abs, d));
+  if (installed) return `${shown} is part of git-handoff itself, installed at ${neutral(installed)} (the guard every tool call runs, its hooks and plugins): only the person installs, upgrades or removes it. ${PERSON_WAY}`;
   // a program's name ahead of it on PATH (a delete takes a stand-in away, or the program as the person's system has it)
   if (op.kind !== 'delete' && pathProgramNames().includes(path.basename(abs)) && p.programs().some((f) => f === abs || f === realpathOr(abs))) {
     return `${shown} is where a program git-handoff's guard or git hooks run by name (${neutral(path.basename(abs))}) is found on PATH, or would be found ahead of it: a file there runs in its place on every later tool call or commit. ${PERSON_WAY}`;
@@ -171,8 +167,7 @@ export function namesPerimeterPart(p: Perimeter, s: string): boolean {
  */
 export function ownRepositoryProblem(own: string[], repos: string[], shown: string): string | null {
   for (const r of repos) {
-    const abs = path.resolve(r);
-    const hit = own.find((d) => under(abs, d) || under(realpathOr(abs), d));
+    const hit = own.find((d) => reaches(path.resolve(r), d));
     if (hit) {
       return (
         `\`${neutral(shown)}\` changes a repository of git-handoff's own under ${neutral(hit)} (the loss record's witness, which recovery trusts, or an installed copy): only git-handoff writes there. ` +

@@ -209,7 +209,7 @@ slowDescribe('the first file on a Write or Edit of a protected handoff file', ()
   const ours = `<!-- claude-session: ${ME} -->`;
   const theirs = '<!-- claude-session: other-9b1e77d0-bbbb -->';
 
-  it('answers as the full guard does, and alone only for this session\'s own file', () => {
+  it('answers as the full guard does, and alone only where the file rule allows without a word', () => {
     const repo = makeRepo({ commit: true });
     const { bin, marker } = recordingCopy();
     mkdirSync(path.join(repo.dir, 'memory'));
@@ -234,13 +234,13 @@ slowDescribe('the first file on a Write or Edit of a protected handoff file', ()
       ['own marker, own existing file', write(mem('handoff-main-auth-refactor.md'), body), true, 'allow'],
       ['own marker, own file, relative path', write('memory/handoff-main-auth-refactor.md', body), true, 'allow'],
       ['own marker, new file beside others (overlap check)', write(mem('handoff-feat-login-loop-retry.md'), body), false, 'context'],
-      ['own marker, new file sharing one token only', write(mem('handoff-main-auth-refactor-fix.md'), body), false, 'allow'],
-      ['own marker, new file beside others, no overlap', write(mem('handoff-main-cache-layer.md'), body), false, 'allow'],
+      ['own marker, new file sharing one token only', write(mem('handoff-main-auth-refactor-fix.md'), body), true, 'allow'],
+      ['own marker, new file beside others, no overlap', write(mem('handoff-main-cache-layer.md'), body), true, 'allow'],
       ['foreign marker', write(mem('handoff-main-auth-refactor.md'), `${theirs}\n# x\n`), false, 'deny'],
       ['no marker', write(mem('handoff-main-auth-refactor.md'), '# x\n'), false, 'deny'],
       ['marker not on line 1', write(`${repo.dir}/alone/memory/handoff-main-cache-layer.md`, `# x\n${ours}\n`), false, 'deny'],
       ['own marker over another session\'s file', write(mem('handoff-main-login-loop.md'), body), false, 'deny'],
-      ['own marker over a legacy file', write(mem('handoff-main-old-notes.md'), body), false, 'allow'],
+      ['own marker over a legacy file', write(mem('handoff-main-old-notes.md'), body), true, 'allow'],
       ['no valid topic', write(`${repo.dir}/alone/memory/handoff-main-x.md`, body), false, 'deny'],
       ['a handoff.protect glob', write(`${repo.dir}/notes/plan.md`, '# no marker\n'), false, 'deny'],
       ['inside .git', write(`${repo.dir}/.git/memory/handoff-main-auth-refactor.md`, body), false, 'allow'],
@@ -249,7 +249,7 @@ slowDescribe('the first file on a Write or Edit of a protected handoff file', ()
       ['Edit keeping the marker', edit(mem('handoff-main-auth-refactor.md'), `${ours}\n# auth-refactor`, `${ours}\n# auth`), true, 'allow'],
       ['Edit of a legacy file', edit(mem('handoff-main-old-notes.md'), 'legacy', 'mine'), false, 'deny'],
       ['Edit of another session\'s file', edit(mem('handoff-main-login-loop.md'), 'login', 'x'), false, 'deny'],
-      ['Edit of a missing file', edit(`${repo.dir}/alone/memory/handoff-main-cache-layer.md`, 'a', 'b'), false, 'allow'],
+      ['Edit of a missing file', edit(`${repo.dir}/alone/memory/handoff-main-cache-layer.md`, 'a', 'b'), true, 'allow'],
       ['MultiEdit of own file', multi(mem('handoff-main-auth-refactor.md'), [['old', 'new'], ['Goal', 'Aim']]), true, 'allow'],
       ['MultiEdit dropping the marker', multi(mem('handoff-main-auth-refactor.md'), [['old', 'new'], ['claude-session:', 'x']]), false, 'deny'],
       ['foreign marker under bypass', write(mem('handoff-main-auth-refactor.md'), `${theirs}\n# x\n`), false, 'allow', { GIT_HANDOFF_BYPASS: '1' }],

@@ -75,7 +75,7 @@ export function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
   const script = cmd.argv[i];
   if (script === undefined) return null;
   const named = /handoff/i.test(script) || (/[$`]/.test(script) && /handoff/i.test(whole)) || /(^|\/)dist\/(cli|fast)\.cjs$/.test(script);
-  return named ? { sub: 'handoff', args: cmd.argv.slice(i + 1), cwd: cmd.cwd, gitDir: null } : null;
+  return named ? { sub: 'handoff', args: cmd.argv.slice(i + 1), cwd: cmd.cwd, gitDir: null, config: [] } : null;
 }
 
 /** Why a command installs, removes, switches off or replaces git-handoff's package, plugin or extension, or null. */

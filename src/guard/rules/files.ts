@@ -6,6 +6,7 @@ import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../h
 import { SESSION_RE, short } from '../../handoff/state/session';
 import { neutral } from '../../terminal-text';
 import type { GuardContext } from '../context';
+import { headBranch, locate } from '../locate';
 // the one reader of the ownership marker, shared with `import` (one file, one owner)
 import { markerLine, markerOf, SEED_NAME_RE } from '../../handoff/import/seed-file';
 import { readTextOr } from '../../read-file';
@@ -58,14 +59,14 @@ export async function isProtected(ctx: GuardContext, abs: string): Promise<boole
 }
 
 /** The verdict on one operation on a protected file, for session `me`. */
-export function judgeFile(ctx: GuardContext, given: FileOp, me: string): FileVerdict {
+export function judgeFile(given: FileOp, me: string): FileVerdict {
   // a name that came from the filesystem (a glob, a walk) is shown neutralised
   const op = { ...given, shown: neutral(given.shown) };
   const name = path.basename(op.abs);
   const ours = markerLine(me);
   if (name.startsWith('handoff-') && op.kind !== 'delete' && !namesTopic(name)) {
-    const loc = ctx.locateFile(op.abs);
-    const branch = (loc && ctx.branch(loc)) || '<branch>';
+    const loc = locate(path.dirname(op.abs));
+    const branch = (loc && headBranch(loc)) || '<branch>';
     return {
       deny:
         `${op.shown}: a handoff file is named handoff-<branch>-<topic>.md, with a topic of two or more words that are not all ` +
@@ -164,27 +165,18 @@ function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; ne
 }
 
 /**
- * True when the full rule surely allows, saying nothing: a Write or Edit by `me` of its own file under the default
- * pattern (its marker already, or a new file with no sibling to overlap), the marker kept, nowhere near a git
- * directory. The guard's first file answers these alone; false: the full guard decides.
+ * True when the file rule allows, saying nothing, a Write or Edit by `me` of a file under the default pattern nowhere
+ * near a git directory (no other rule applies to it): the guard's first file answers these alone.
  */
 export function surelyOwnFiles(ops: FileOp[], me: string): boolean {
-  return ops.length > 0 && ops.every((op) => surelyOwnFile(op, me));
+  return ops.length > 0 && ops.every((op) => onlyFileRule(op) && Object.keys(judgeFile(op, me)).length === 0);
 }
 
-function surelyOwnFile(a: FileOp, me: string): boolean {
-  if (a.kind !== 'write' && a.kind !== 'edit') return false;
-  const abs = a.abs;
-  const parts = abs.split(path.sep);
+function onlyFileRule(op: FileOp): boolean {
+  const parts = op.abs.split(path.sep);
   // anything refStoreWriteProblem could look at goes to the full guard
-  if (/[$`]/.test(a.shown) || parts.includes('.git') || parts.includes('worktrees') || /\/\.git\//.test(abs)) return false;
-  const name = path.basename(abs);
-  if (!/^handoff-.*\.md$/.test(name) || path.basename(path.dirname(abs)) !== 'memory' || !namesTopic(name)) return false;
-  if (a.kind === 'write' && markerOf(a.content ?? '') !== me) return false;
-  const current = readTextOr(abs);
-  // a new file beside another handoff file may get the overlap warning: the full rule looks
-  if (current === null) return a.kind === 'write' && siblingsOf(abs)?.length === 0;
-  return markerOf(current) === me && (a.kind === 'write' || keepsMarker(current, a.edits ?? [], me));
+  if (/[$`]/.test(op.shown) || parts.includes('.git') || parts.includes('worktrees') || /\/\.git\//.test(op.abs)) return false;
+  return (op.kind === 'write' || op.kind === 'edit') && /^handoff-.*\.md$/.test(path.basename(op.abs)) && path.basename(path.dirname(op.abs)) === 'memory';
 }
 
 /** The other handoff files in the folder of `abs`, sorted; null when the folder cannot be read. */

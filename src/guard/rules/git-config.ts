@@ -132,7 +132,7 @@ export function configCommand(args: string[], cwd: string | null = null) {
     file,
     blob,
     flags: o.flags,
-    scope: (blob !== undefined ? 'blob' : file !== undefined ? (userConfig(file, cwd) ?? (configOfRepository(file, cwd) ? 'repo' : 'file')) : global) as Scope,
+    scope: (blob !== undefined ? 'blob' : file !== undefined ? fileScope(file, cwd) : global) as Scope,
     reads: said('get') || said('list', '-l', '--list', '--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool'),
     removes: said('unset', '--unset', '--unset-all'),
     removesSection: said('remove-section', '--remove-section'),
@@ -158,17 +158,16 @@ function configPath(file: string, cwd: string | null): string {
   return path.resolve(cwd ?? '/', file.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home));
 }
 
-/** Whether a file named to `git config --file` is (or may be) a configuration git reads in a repository. */
-function configOfRepository(file: string, cwd: string | null): boolean {
-  if (unknown(file) || file === '') return true;
-  return /(^|\/)\.git(\/|$)|(^|\/)worktrees\/|(^|\/)config(\.worktree)?$/.test(configPath(file, cwd));
-}
-
-/** The user's or the system's configuration named as a file (git reads it in every repository), or null. */
-function userConfig(file: string, cwd: string | null): Scope | null {
+/**
+ * What a file named to `git config --file` is: the user's or the system's configuration (git reads it in every
+ * repository), a configuration git reads in a repository (or may be one), or a file git does not read here.
+ */
+function fileScope(file: string, cwd: string | null): Scope {
   const abs = configPath(file, cwd);
   const scope = userConfigFiles(process.env).find((f) => abs === path.resolve(f.file))?.scope;
-  return scope === 'global' || scope === 'system' ? scope : null;
+  if (scope === 'global' || scope === 'system') return scope;
+  if (unknown(file) || file === '') return 'repo';
+  return /(^|\/)\.git(\/|$)|(^|\/)worktrees\/|(^|\/)config(\.worktree)?$/.test(abs) ? 'repo' : 'file';
 }
 
 const refusal = (show: string, what: string, key: string, rule: RunningKey | null, scope: string): string =>
@@ -212,10 +211,6 @@ function runningSettingProblem(c: ConfigCommand, show: string): string | null {
 
 const neutralKey = (k: string) => k.replace(/[^\w.*:/@-]/g, '?').slice(0, 120);
 
-/** The settings given to one git command (`-c key=value`; a key alone is true, as git reads it). */
-export const oneOffSettings = (inv: GitInvocation) =>
-  (inv.config ?? []).map((c) => (c.includes('=') ? { key: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1) } : { key: c, value: 'true' }));
-
 /** Verbs on which a one-off setting changes nothing the guard protects (`git config` and `git handoff` judge their own). */
 const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub === 'handoff';
 
@@ -224,7 +219,7 @@ const reads = (sub: string) => READING_VERBS.has(sub) || sub === 'config' || sub
  * own, turn the protection off or are not known to be quiet, or null.
  */
 export function oneOffConfigProblem(inv: GitInvocation, show: string): string | null {
-  for (const { key, value } of oneOffSettings(inv)) {
+  for (const { key, value } of inv.config) {
     // a remote repointed for one command fetches or pushes where the person did not choose (`git handoff` fetches too)
     if ((inv.sub === 'handoff' || !reads(inv.sub)) && REMOTE_KEY.test(key.toLowerCase())) return remoteChangeProblem(show, `the remote setting ${neutralKey(key)} for this one command`);
     // git-handoff's own settings, read by its git hooks and by `git handoff` itself under this git

@@ -9,7 +9,7 @@ import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
 import { flagGiven } from '../shell/options';
-import { gitOptions, lastValue, valuesOf } from './git-options';
+import { gitOptions, lastValue } from './git-options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
 import type { Budget } from './reach';
 import { handoffFilesUnder } from './reach';
@@ -105,7 +105,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       if (o.operands[0] === 'create') add(o.operands[1], 'write');
       break;
     case 'archive':
-      for (const f of valuesOf(o, '-o', '--output')) add(f, 'write');
+      for (const f of o.all('-o', '--output')) add(f, 'write');
       break;
   }
   return out;

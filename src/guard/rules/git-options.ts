@@ -57,8 +57,5 @@ export const shortValued = (sub: string) => (VALUED[sub] ?? []).filter((o) => /^
 export const given = (o: GitOptions, short: string, ...long: string[]): boolean =>
   [...short].some((c) => o.flags.includes(`-${c}`) || o.values.has(`-${c}`)) || long.some((l) => o.values.has(l) || o.flags.some((f) => f.split('=')[0] === l));
 
-/** The values given to any of `names` (`-e`, `--exclude`). */
-export const valuesOf = (o: GitOptions, ...names: string[]): string[] => names.flatMap((n) => o.values.get(n) ?? []);
-
 /** The last value given to any of `names`. */
-export const lastValue = (o: GitOptions, ...names: string[]): string | undefined => valuesOf(o, ...names).pop();
+export const lastValue = (o: GitOptions, ...names: string[]): string | undefined => o.all(...names).pop();

@@ -74,12 +74,12 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
   } else if (prog === 'patch') {
     const o = getopt(cmd.argv.slice(1), 'pidDBFgoYzrVM', ['--strip', '--input', '--directory', '--output', '--reject-file', '--backup', '--prefix', '--basename-prefix', '--suffix', '--fuzz', '--get', '--version-control', '--quoting-style', '--read-only', '--merge']);
     if (o.flags.some((f) => isLong(f, '--dry-run'))) return [];
-    const dir = [...(o.values.get('-d') ?? []), ...(o.values.get('--directory') ?? [])].pop();
+    const dir = o.all('-d', '--directory').pop();
     if (dir !== undefined) cwd = cwd ? path.resolve(cwd, dir) : path.isAbsolute(dir) ? dir : null;
-    for (const f of [...(o.values.get('-o') ?? []), ...(o.values.get('--output') ?? [])]) out.push({ path: f, kind: 'write', cwd: cmd.cwd });
+    for (const f of o.all('-o', '--output')) out.push({ path: f, kind: 'write', cwd: cmd.cwd });
     // `patch <file> [<patchfile>]`: the first operand is the file patched
     if (o.operands[0] !== undefined) out.push({ path: o.operands[0], kind: 'write', cwd: cmd.cwd });
-    const from = [...(o.values.get('-i') ?? []), ...(o.values.get('--input') ?? []), ...o.operands.slice(1)];
+    const from = [...o.all('-i', '--input'), ...o.operands.slice(1)];
     if (from.length) for (const f of from) texts.push(readPatch(abs(f, cmd.cwd)));
     else stdin();
   } else if (PATCH_PROGRAMS.includes(prog)) {

@@ -35,7 +35,7 @@ import { asWritten, type ReadLine } from './as-written';
 import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, type Perimeter } from '../perimeter';
 import { installedDirs } from '../path-programs';
 import { userDirs } from '../../user-dirs';
-import { homedir, type Location } from '../locate';
+import { headBranch, homedir, type Location } from '../locate';
 import { holdsStub, hooksDirIn } from '../../git/hook-stub';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
 import { anchorEnvironmentProblem, gitEnvironmentProblem, gitOptionProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
@@ -196,14 +196,12 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
   noteEffect(ctx, ops.map((op) => op.abs));
   const fence = ops.length ? await perimeterOf(ctx) : null;
   for (const op of ops) {
-    const refProblem = refStoreWriteProblem({ path: op.shown, kind: op.kind === 'delete' ? 'delete' : 'write', cwd: null }, op.abs);
-    if (refProblem) return { deny: refProblem };
     // git's directories wherever they are, its configuration files, the clients' hook files, the guard's state
-    const outside = perimeterProblem(fence!, op);
+    const outside = refStoreWriteProblem({ path: op.shown, kind: op.kind === 'delete' ? 'delete' : 'write', cwd: null }, op.abs) ?? perimeterProblem(fence!, op);
     if (outside) return { deny: outside };
     if (!(await isProtected(ctx, op.abs))) continue;
     if (!ctx.session) return { deny: `${neutral(op.shown)} is a protected handoff file, and ${STRANGER}: it may change no session's handoff file. ${STRANGER_WAY}` };
-    const v = judgeFile(ctx, op, ctx.session);
+    const v = judgeFile(op, ctx.session);
     if (v.deny) return { deny: v.deny };
     if (v.warning) warnings.push(v.warning);
   }
@@ -280,7 +278,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     const loc = ctx.locate(here);
     const top = loc?.worktree ?? null;
     // what it does to the worktree's uncommitted state (rules/worktree.ts): every rule below reads this one answer
-    const effect = git ? worktreeEffect(git, here, loc && ctx.branch(loc)) : null;
+    const effect = git ? worktreeEffect(git, here, loc && headBranch(loc)) : null;
     if (git) {
       const show = asWritten(command, git, cmd.cwd ?? '/', read);
       const own = (what: 'git-dir' | 'work-tree', value: string) =>
@@ -294,6 +292,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       if (!harmlessCommand(cmd) && !READING_VERBS.has(git.sub)) {
         const repos = await repositoriesOf(ctx, git, here, loc, earlier.remotes);
         const outside = repos.filter((r) => !loc || !(r === loc.worktree || r.startsWith(loc.worktree + path.sep)));
+        // git-handoff's own folders are worked out only for a repository outside this worktree
         const problem = outside.length ? ownRepositoryProblem(ownDirsOf(ctx, loc), outside, show) : null;
         if (problem) return { deny: problem };
       }
@@ -354,22 +353,19 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       noteEffect(ctx, [], `\`xargs ${cmd.argv.join(' ')}\` takes its file names from its input`);
     }
     const inv = git ?? handoffByInterpreter(cmd, whole);
-    const reinstall = reinstallProblem(cmd, cmd.argv.join(' ')) ?? codeRunsAnchors(cmd, whole);
-    if (reinstall) return { deny: reinstall };
     const show = () => (inv ? asWritten(command, inv, cmd.cwd ?? '/', read) : cmd.argv.join(' '));
     const run = handoffRun(cmd, inv);
-    if (run) {
-      const problem = personOnlyProblem(run, vars, ctx.session, show());
-      if (problem) return { deny: problem };
-    }
+    const anchored = reinstallProblem(cmd, cmd.argv.join(' ')) ?? codeRunsAnchors(cmd, whole) ?? (run ? personOnlyProblem(run, vars, ctx.session, show()) : null);
+    if (anchored) return { deny: anchored };
     if (!inv) continue;
-    const anchors = anchorEnvironmentProblem(inv, carried, [...unset, ...(cmd.unsets ?? [])], ctx.env) ?? anchorEnvironmentProblem(inv, cmd.assigns, [], ctx.env);
-    if (anchors) return { deny: anchors };
     const source = handoffSource(run, inv);
     // the repository the command works on, as git finds it (null: given by --git-dir, or none)
     const repoLoc = inv.gitDir ? null : ctx.locate((inv.cwd ?? cmd.cwd) || ctx.event.cwd);
-    const remote = source !== null ? await unconfiguredSource(ctx, repoLoc, source, show) : null;
-    if (remote) return { deny: remote };
+    const carriedAway =
+      anchorEnvironmentProblem(inv, carried, [...unset, ...(cmd.unsets ?? [])], ctx.env) ??
+      anchorEnvironmentProblem(inv, cmd.assigns, [], ctx.env) ??
+      (source !== null ? await unconfiguredSource(ctx, repoLoc, source, show) : null);
+    if (carriedAway) return { deny: carriedAway };
     if (isHandoffCommand(inv)) {
       handoff = true;
       if (!ctx.session) {
@@ -385,34 +381,20 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
       inject = true;
       hooks ??= RECORDS[ctx.event.client].shellHooksOff ? await stubsDir(ctx, repoLoc) : null;
     }
-    const refProblem = refCommandProblem(inv, cmd, whole, show());
-    if (refProblem) return { deny: refProblem };
-    const included = inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null;
-    if (included) return { deny: included };
+    // shared.ts (git starts only if another live session has claims in this worktree) and rewrite.ts (it reads commits,
+    // so it brings the modules that start git) are loaded only for the verbs they rule on
+    const rewrite = REWRITING.has(inv.sub) ? await import('./rewrite') : null;
     const hooksPathScope = inv.sub === 'config' ? hooksPathRemovalScope(inv.args) : null;
-    if (hooksPathScope && repoLoc) {
-      const problem = await hooksPathRemoval(ctx, repoLoc, hooksPathScope, command);
-      if (problem) return { deny: problem };
-    }
-    const untracked = effect ? await untrackedProblem(ctx, inv, effect, command) : null;
-    if (untracked) return { deny: untracked };
-    if (effect) {
-      // Loaded only for these verbs; git starts only if another live session has claims in this worktree.
-      const { sharedCheckoutProblem } = await import('./shared');
-      const problem = await sharedCheckoutProblem(ctx, inv, effect);
-      if (problem) return { deny: problem };
-    }
-    if (REWRITING.has(inv.sub)) {
-      // Loaded only here: it reads commits, so it brings the modules that start git.
-      const { foreignRewriteProblem, plumbingClaimProblem, rewrites } = await import('./rewrite');
-      const claim = plumbingClaimProblem(inv, cmd, ctx.session, show());
-      if (claim) return { deny: claim };
-      if (loc && !inv.gitDir && rewrites(inv)) {
-        // a stranger (no session read) owns no commit: every session's is another's
-        const problem = foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', show());
-        if (problem) return { deny: problem };
-      }
-    }
+    const problem =
+      refCommandProblem(inv, cmd, whole, show()) ??
+      (inv.sub === 'config' ? includedRemoteSettingProblem(inv.args, inv.cwd ?? cmd.cwd, show(), (await perimeterOf(ctx)).config) : null) ??
+      (hooksPathScope && repoLoc ? await hooksPathRemoval(ctx, repoLoc, hooksPathScope, command) : null) ??
+      (effect ? await untrackedProblem(ctx, inv, effect, command) : null) ??
+      (effect ? await (await import('./shared')).sharedCheckoutProblem(ctx, inv, effect) : null) ??
+      rewrite?.plumbingClaimProblem(inv, cmd, ctx.session, show()) ??
+      // a stranger (no session read) owns no commit: every session's is another's
+      (rewrite && loc && !inv.gitDir && rewrite.rewrites(inv) ? rewrite.foreignRewriteProblem(await ctx.repo(loc), inv, ctx.session ?? '', show()) : null);
+    if (problem) return { deny: problem };
   }
   const files = await fileDecision(ctx, ops, budget);
   if (files.deny) return files;

@@ -3,6 +3,7 @@
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { globMatch, isGlob } from '../glob';
+import { walkUp } from '../locate';
 
 /** A bound of the guard's reading was reached: the call is refused (it may touch what it protects). */
 export class Bound extends Error {}
@@ -124,23 +125,10 @@ export function knownDirs(word: string, cwd: string | null): string {
   let t = word.replace(/\$\(\s*pwd(\s+-[LP])?\s*\)|`\s*pwd(\s+-[LP])?\s*`/g, '${PWD}');
   const top = /\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`/g;
   if (top.test(t)) {
-    const dir = topOf(cwd);
-    if (dir !== null) t = t.replace(top, dir);
+    const dir = cwd === null ? undefined : walkUp(cwd)?.worktree;
+    if (dir !== undefined) t = t.replace(top, dir);
   }
   return t;
-}
-
-/** The top of the worktree holding `dir`, or null. */
-function topOf(dir: string | null): string | null {
-  for (let d = dir; d; d = path.dirname(d)) {
-    try {
-      lstatSync(path.join(d, '.git'));
-      return d;
-    } catch {
-      if (path.dirname(d) === d) return null;
-    }
-  }
-  return null;
 }
 
 /** The paths a glob matches, each directory level matched in turn (so a pattern in a directory part is read too). */

@@ -8,9 +8,10 @@ import { gitInvocation, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
 import { asWritten } from './as-written';
 import { configCommand, configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
+import { gitBool } from '../../config-keys';
 import { expands } from '../shell/lex';
 import { operands } from '../shell/options';
-import { given, gitOptions, lastValue, valuesOf, type GitOptions } from './git-options';
+import { given, gitOptions, lastValue } from './git-options';
 
 // The protected refs: handoff refs, archive and leases, the claims tables, the read receipts, and replace refs (one
 // may stand in for a handoff commit). mentionsHandoffRef matches them by hand, as the expression in
@@ -154,7 +155,10 @@ export function plainRefMove(cmds: SimpleCommand[], line: string, cwd: string): 
   return problem === null ? null : { deny: stripTerminalControls(problem) };
 }
 
-/** Why a git command (`show`: as written, rules/as-written.ts) writes handoff refs behind git-handoff's back, or null. */
+/**
+ * Why a git command (`show`: as written, rules/as-written.ts) writes handoff refs behind git-handoff's back, or null.
+ * Its one-off settings (`-c remote.…`, `-c core.notesRef=…`) were judged before, by oneOffConfigProblem.
+ */
 export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole: string, show: string): string | null {
   const args = inv.args;
   const o = gitOptions(inv);
@@ -171,8 +175,7 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       return moves ? bypass(show, 'moves a handoff ref directly, bypassing the ownership check') : null;
     }
     case 'push': {
-      const oneOff = (inv.config ?? []).some((c) => /^remote\..+\.mirror(=(true|yes|on|1))?$/i.test(c) || /^remote\..+\.push=\+?.*:\+?refs\/handoff/i.test(c));
-      if (args.includes('--mirror') || oneOff) return bypass(show, 'would force every ref, handoffs included, onto the remote');
+      if (args.includes('--mirror')) return bypass(show, 'would force every ref, handoffs included, onto the remote');
       const force = given(o, 'fd', '--force', '--force-with-lease', '--force-if-includes', '--delete', '--prune');
       const forced = named.some((a) => a.startsWith('+') || a.startsWith(':'));
       if (named.length && (force || forced)) return bypass(show, 'force-pushes or deletes handoff refs on the remote');
@@ -207,21 +210,21 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
         return `\`${show}\` defines an alias for a git command the guard rules on (refs, pushes, rewrites, handoffs): every later use would go unchecked. Run the command itself, or ask the person to define the alias.`;
       }
       const spec = /^remote\..+\.(fetch|push)$/.test(key) && ops.slice(1).some((v) => mayNameHandoffRef(refspec(v).dst, true) && (key.endsWith('fetch') || v.startsWith('+') || v.includes('*') || refspec(v).src !== refspec(v).dst));
-      const mirror = /^remote\..+\.mirror$/.test(key) && /^(true|yes|on|1)$/i.test(ops[1] ?? 'true');
+      const mirror = /^remote\..+\.mirror$/.test(key) && gitBool(ops[1] ?? 'true') === true;
       if (spec || mirror) return bypass(show, 'sets a refspec that would force or overwrite handoff refs on every fetch or push');
       // a key that makes git run a program, or turns the protection off (rules/git-config.ts)
       return configCommandProblem(c, show);
     }
     case 'notes': {
-      // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them
-      const ref = notesRef(o, inv.config ?? [], cmd.assigns);
-      const sub = o.operands[0] ?? 'list';
-      if (/handoff-reads/.test(ref) && !/^(list|show|get-ref)$/.test(sub)) return bypass(show, 'changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to');
-      return null;
+      // the read receipts live in refs/notes/handoff-reads: only `git handoff` appends to them (a ref built by an
+      // expansion may be it; `-c core.notesRef=…` is oneOffConfigProblem's)
+      const ref = lastValue(o, '--ref') ?? cmd.assigns.GIT_NOTES_REF ?? 'refs/notes/commits';
+      const writes = !/^(list|show|get-ref)$/.test(o.operands[0] ?? 'list');
+      if (!writes || !(expands(ref) || /handoff-reads/.test(ref))) return null;
+      return bypass(show, 'changes the read receipts (refs/notes/handoff-reads), which only git handoff appends to');
     }
     case 'filter-branch':
-      if (args.includes('--all') || named.length) return bypass(show, 'rewrites every ref it is given, handoff refs included');
-      return null;
+      return args.includes('--all') || named.length ? bypass(show, 'rewrites every ref it is given, handoff refs included') : null;
     case 'filter-repo':
       if (args.some((a) => a === '--analyze' || a === '-h' || a === '--help')) return null;
       return `\`${show}\` rewrites every ref of the repository, handoff refs and other sessions' commits included. Ask the person to run it.`;
@@ -236,26 +239,15 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
     }
     case 'fetch':
     case 'pull': {
-      // a refspec given on the command line or by `-c remote.<r>.fetch=…` for this one command
-      const oneOff = (inv.config ?? []).filter((c) => /^remote\..+\.fetch=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1));
       // --refmap=<refspec> maps what the command line fetches, as a configured fetch refspec does
-      const refmap = valuesOf(o, '--refmap');
-      const overwrite = [...args, ...oneOff, ...refmap].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1), true));
-      if (overwrite) return bypass(show, 'fetches straight into the local handoff refs, overwriting them');
-      return null;
+      const overwrite = [...args, ...o.all('--refmap')].some((a) => a.includes(':') && mayNameHandoffRef(a.slice(a.indexOf(':') + 1), true));
+      return overwrite ? bypass(show, 'fetches straight into the local handoff refs, overwriting them') : null;
     }
     default:
       return null;
   }
 }
 
-
-/** The notes ref a `git notes` command works on: --ref, core.notesRef (-c) or GIT_NOTES_REF, else the default. */
-function notesRef(o: GitOptions, config: string[], assigns: Record<string, string>): string {
-  const ref =
-    lastValue(o, '--ref') ?? assigns.GIT_NOTES_REF ?? config.filter((c) => /^core\.notesref=/i.test(c)).map((c) => c.slice(c.indexOf('=') + 1)).pop() ?? 'refs/notes/commits';
-  return expands(ref) ? 'handoff-reads' : ref;
-}
 
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {

@@ -9,7 +9,7 @@ import type { SimpleCommand } from '../shell/command';
 import { literalOutput } from '../shell/written';
 import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
-import { given, gitOptions, lastValue, valuesOf } from './git-options';
+import { given, gitOptions, lastValue } from './git-options';
 import { refspec } from './refs';
 
 const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);
@@ -211,7 +211,7 @@ export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, ses
   };
   // hash-object reads its message from the files it is given
   const files = inv.sub === 'hash-object' ? o.operands : [];
-  const texts = [...valuesOf(o, '-m').map(inline), ...valuesOf(o, '-F').map(read), ...files.map(read)];
+  const texts = [...o.all('-m').map(inline), ...o.all('-F').map(read), ...files.map(read)];
   if (cmd.stdinFrom) {
     const piped = literalOutput(cmd.stdinFrom);
     if (piped) texts.push(...piped);

@@ -7,7 +7,7 @@ import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
 import { findParts, flagGiven, getopt } from '../shell/options';
-import { gitOptions, valuesOf } from './git-options';
+import { gitOptions } from './git-options';
 import { parseShell } from '../shell/parse';
 import { printedTexts, printfOutput } from '../shell/printed';
 import { judgeFile } from './files';
@@ -24,7 +24,7 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, ef
   if (effect.scope === 'tracked' || !(clean || (effect.verb === 'stash' && effect.kind === 'discard'))) return null;
   const args = inv.args;
   const specs = effect.pathspecs ?? [];
-  const excludes = clean ? valuesOf(gitOptions(inv), '-e', '--exclude') : [];
+  const excludes = clean ? gitOptions(inv).all('-e', '--exclude') : [];
   let ignored: 'no' | 'also' | 'only' = clean ? (flagGiven(args, 'x') ? 'also' : flagGiven(args, 'X') ? 'only' : 'no') : flagGiven(args, 'a', '--all') ? 'also' : 'no';
   const dirs = !clean || flagGiven(args, 'd');
   // what is ignored when git runs is not what is ignored now: every untracked file counts
@@ -108,7 +108,7 @@ function xargsWords(cmd: SimpleCommand): string[] | null {
   const texts = printedTexts(p.argv[0] ?? '', p.argv.slice(1));
   if (!texts) return null;
   const o = xargsOptions(cmd);
-  const delims = [...(o.values.get('-d') ?? []), ...(o.values.get('--delimiter') ?? [])].map((d) => printfOutput([d]) ?? d);
+  const delims = o.all('-d', '--delimiter').map((d) => printfOutput([d]) ?? d);
   const words = new Set<string>();
   for (const text of texts) {
     const pieces = [...text.split(/\0|\n/), ...text.split(/[\s\0]+/), ...delims.flatMap((d) => (d ? text.split(d) : []))];
@@ -151,4 +151,4 @@ export async function unseenArgumentsProblem(ctx: GuardContext, cmd: SimpleComma
 }
 
 /** Whether deleting handoff file `abs` takes what is not this session's (a stranger, whose session is unread, owns none). */
-const notOwn = (ctx: GuardContext, abs: string): boolean => (ctx.session ? !!judgeFile(ctx, { abs, shown: abs, kind: 'delete' }, ctx.session).deny : true);
+const notOwn = (ctx: GuardContext, abs: string): boolean => (ctx.session ? !!judgeFile({ abs, shown: abs, kind: 'delete' }, ctx.session).deny : true);

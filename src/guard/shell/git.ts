@@ -6,25 +6,32 @@ import { splitWords } from './lex';
 import { options } from './options';
 import { programName, type SimpleCommand } from './command';
 
-/** The settings GIT_CONFIG_COUNT / GIT_CONFIG_PARAMETERS assignments give a git command, as `key=value`. */
-function environmentConfig(assigns: Record<string, string>): string[] {
-  const out: string[] = [];
+/** A setting given to one git command (`-c key=value`; a key alone is true, as git reads it). */
+export interface OneOffSetting {
+  key: string;
+  value: string;
+}
+const oneOff = (c: string): OneOffSetting => (c.includes('=') ? { key: c.slice(0, c.indexOf('=')), value: c.slice(c.indexOf('=') + 1) } : { key: c, value: 'true' });
+
+/** The settings GIT_CONFIG_COUNT / GIT_CONFIG_PARAMETERS assignments give a git command. */
+function environmentConfig(assigns: Record<string, string>): OneOffSetting[] {
+  const out: OneOffSetting[] = [];
   const n = Number(assigns.GIT_CONFIG_COUNT);
   for (let k = 0; Number.isInteger(n) && k < Math.min(n, 100); k++) {
-    if (assigns[`GIT_CONFIG_KEY_${k}`] !== undefined) out.push(`${assigns[`GIT_CONFIG_KEY_${k}`]}=${assigns[`GIT_CONFIG_VALUE_${k}`] ?? ''}`);
+    if (assigns[`GIT_CONFIG_KEY_${k}`] !== undefined) out.push({ key: assigns[`GIT_CONFIG_KEY_${k}`], value: assigns[`GIT_CONFIG_VALUE_${k}`] ?? '' });
   }
   // GIT_CONFIG_PARAMETERS: 'key'='value' pairs, as git -c passes them on
   const params = assigns.GIT_CONFIG_PARAMETERS;
-  if (params) for (const m of params.matchAll(/'([^']*)'(?:='([^']*)')?/g)) out.push(m[2] !== undefined ? `${m[1]}=${m[2]}` : m[1]);
+  if (params) for (const m of params.matchAll(/'([^']*)'(?:='([^']*)')?/g)) out.push({ key: m[1], value: m[2] ?? 'true' });
   return out;
 }
 
 /** A git command line whose subcommand is an alias defined on that line: its expansion (argv, or a shell script for `!…`). */
 export function aliasOf(argv: string[], assigns: Record<string, string>): { argv: string[]; shell: string | null } | null {
   const inv = gitInvocation({ argv, assigns, cwd: null, redirects: [], xargs: false });
-  const def = inv?.config?.reverse().find((c) => c.slice(0, c.indexOf('=')).toLowerCase() === `alias.${inv.sub.toLowerCase()}`);
+  const def = inv?.config.filter((c) => c.key.toLowerCase() === `alias.${inv.sub.toLowerCase()}`).at(-1);
   if (!inv || def === undefined) return null;
-  const value = def.slice(def.indexOf('=') + 1).trim();
+  const value = def.value.trim();
   if (value.startsWith('!')) return { argv: [], shell: `${value.slice(1)} ${inv.args.map(shellQuote).join(' ')}` };
   return { argv: [...argv.slice(0, argv.length - inv.args.length - 1), ...splitWords(value), ...inv.args], shell: null };
 }
@@ -69,8 +76,8 @@ export interface GitInvocation {
   /** -C directories applied to the command's cwd */
   cwd: string | null;
   gitDir: string | null;
-  /** `-c name=value` settings given for this one command */
-  config?: string[];
+  /** the settings given for this one command (-c, --config-env, GIT_CONFIG_*) */
+  config: OneOffSetting[];
   /** --work-tree or GIT_WORK_TREE */
   workTree?: string;
 }
@@ -80,7 +87,7 @@ const GIT_VALUED = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace
 /** `git [global options] <sub> <args>` (or `git-<sub>`), null for anything else. */
 export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
   const prog = programName(cmd.argv);
-  if (prog.startsWith('git-') && prog.length > 4) return { sub: prog.slice(4), args: cmd.argv.slice(1), cwd: cmd.cwd, gitDir: null };
+  if (prog.startsWith('git-') && prog.length > 4) return { sub: prog.slice(4), args: cmd.argv.slice(1), cwd: cmd.cwd, gitDir: null, config: [] };
   if (prog !== 'git' && !cmd.argv[0]?.startsWith('$')) return null;
   let cwd = cmd.cwd;
   let gitDir: string | null = cmd.assigns.GIT_DIR ?? null;
@@ -95,11 +102,11 @@ export function gitInvocation(cmd: SimpleCommand): GitInvocation | null {
     if (name === '-C' && value !== undefined) cwd = path.isAbsolute(value) ? value : cwd ? path.resolve(cwd, value) : null;
     if (name === '--git-dir' && value !== undefined) gitDir = value;
     if (name === '--work-tree' && value !== undefined) workTree = value;
-    if (name === '-c' && value !== undefined) config.push(value);
+    if (name === '-c' && value !== undefined) config.push(oneOff(value));
     // glued (`-ccore.pager=…`): git refuses it, the guard reads it all the same
-    else if (/^-c./.test(a)) config.push(a.slice(2));
+    else if (/^-c./.test(a)) config.push(oneOff(a.slice(2)));
     // --config-env=<key>=<variable>: the value is the variable's, unknown here
-    if (name === '--config-env' && value !== undefined) config.push(value.includes('=') ? `${value.slice(0, value.lastIndexOf('='))}=$${value.slice(value.lastIndexOf('=') + 1)}` : value);
+    if (name === '--config-env' && value !== undefined) config.push(oneOff(value.includes('=') ? `${value.slice(0, value.lastIndexOf('='))}=$${value.slice(value.lastIndexOf('=') + 1)}` : value));
     i += GIT_VALUED.has(name) && eq < 0 ? 2 : 1;
   }
   if (i >= cmd.argv.length) return null;

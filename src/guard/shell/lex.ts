@@ -189,8 +189,9 @@ function readWord(s: State, home: string | null): Word {
       quoted = true;
       continue;
     }
-    if (c === '"') {
-      s.i++;
+    // "…", and $"…" (a translated string: read as one)
+    if (c === '"' || (c === '$' && src[s.i + 1] === '"')) {
+      s.i += c === '"' ? 1 : 2;
       readDouble(s, lit, raw);
       quoted = true;
       continue;
@@ -198,12 +199,6 @@ function readWord(s: State, home: string | null): Word {
     if (c === '$' && src[s.i + 1] === "'") {
       s.i += 2;
       literal(ansiC(s));
-      quoted = true;
-      continue;
-    }
-    if (c === '$' && src[s.i + 1] === '"') {
-      s.i += 2;
-      readDouble(s, lit, raw);
       quoted = true;
       continue;
     }

@@ -18,10 +18,12 @@ export const flagGiven = (args: string[], short: string, ...long: string[]) =>
 export function getopt(args: string[], short: string, long: string[] = []) {
   const operands: string[] = [];
   const values = new Map<string, string[]>();
+  // every option value in the order given: the last of several spellings is the one a program keeps
+  const given: Array<[string, string]> = [];
   const flags: string[] = [];
   // how many operands come before `--` (-1: none given)
   let dashdash = -1;
-  const put = (k: string, v: string | undefined) => v !== undefined && values.set(k, [...(values.get(k) ?? []), v]);
+  const put = (k: string, v: string | undefined) => v !== undefined && given.push([k, v]) && values.set(k, [...(values.get(k) ?? []), v]);
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--') {
@@ -45,8 +47,8 @@ export function getopt(args: string[], short: string, long: string[] = []) {
       }
     }
   }
-  /** the values given to any of `keys`, in their order */
-  const all = (...keys: string[]) => keys.flatMap((k) => values.get(k) ?? []);
+  /** the values given to any of `keys`, in the order given */
+  const all = (...keys: string[]) => given.filter(([k]) => keys.includes(k)).map(([, v]) => v);
   return { operands, values, flags, dashdash, all };
 }
 
@@ -112,18 +114,4 @@ export function findParts(args: string[]): { roots: string[]; acts: boolean; wri
 }
 
 /** The value of an option given as `-o X`, `-oX`, `--output X` or `--output=X` (the last one given), or undefined. */
-export function optionValue(args: string[], names: string[]): string | undefined {
-  let v: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === '--') break;
-    for (const n of names) {
-      if (a === n) v = args[i + 1];
-      else if (n.startsWith('--') && a.startsWith(n + '=')) v = a.slice(n.length + 1);
-      else if (!n.startsWith('--') && a.startsWith(n) && a.length > n.length) v = a.slice(n.length);
-      // a cluster of short options (`-uo FILE`, `-uoFILE`): the letter takes the rest, or the next argument
-      else if (n.length === 2 && /^-[a-zA-Z]+/.test(a) && !a.startsWith('--') && a.indexOf(n[1]) > 1) v = a.slice(a.indexOf(n[1]) + 1) || args[i + 1];
-    }
-  }
-  return v;
-}
+export const optionValue = (args: string[], names: string[]): string | undefined => options(args, names).all(...names).pop();

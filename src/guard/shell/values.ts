@@ -1,6 +1,6 @@
 // Commands hidden in values: a configuration value or variable a program runs is read as `sh -c '<value>'` (which
 // ones: RUNNING_KEYS, rules/git-config.ts); a value the guard cannot see makes a command marked `unseen`.
-import { oneOffSettings, persistentSetting, RUNNING_KEYS, runningKey } from '../rules/git-config';
+import { persistentSetting, RUNNING_KEYS, runningKey } from '../rules/git-config';
 import { expands, LexBound } from './lex';
 import { DECLARES, substituteVars, type ReadScript, type SimpleCommand } from './command';
 import { gitInvocation } from './git';
@@ -41,7 +41,7 @@ export function runValueCommands(c: SimpleCommand, line: Record<string, string>,
   let top: string | null | undefined;
   const gitCwd = () => (top === undefined ? (top = inv && !inv.gitDir && inv.cwd ? (walkUp(inv.cwd)?.worktree ?? null) : null) : top);
   // its `-c key=value` settings, and `git config --global core.pager '<cmd>'` (every later git command here runs it)
-  const given = inv ? oneOffSettings(inv) : [];
+  const given = inv?.config ?? [];
   const persistent = inv?.sub === 'config' ? persistentSetting(inv.args, inv.cwd) : null;
   for (const { key, value } of persistent ? [...given, persistent] : given) {
     const script = runningKey(key, value)?.script?.(value);
