@@ -83,7 +83,9 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
       if (err) throw err;
       const cmd = commandOf(argv)?.name;
       const mod = commands.find((c) => nameOf(c) === cmd);
-      throw new HandoffError('usage', 'usage', `${withSuggestion(inWords(msg, mod, argv), msg, mod)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
+      // the options of the command yargs was reading (its builder has run on this parser)
+      const known = Object.keys((y as unknown as { getOptions(): { key: object } }).getOptions().key).filter((k) => k.length > 1 && k !== '$0');
+      throw new HandoffError('usage', 'usage', `${withSuggestion(inWords(msg, mod, argv), msg, known)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
     });
 }
 
@@ -180,13 +182,9 @@ function inWords(msg: string, mod: CommandModule<GlobalArgs, any> | undefined, a
 }
 
 /** A usage message (from yargs's `raw`) with the option an unknown one was probably meant to be. */
-function withSuggestion(text: string, raw: string, mod: CommandModule<GlobalArgs, any> | undefined): string {
+function withSuggestion(text: string, raw: string, known: string[]): string {
   const m = /^Unknown arguments?: (.*)$/.exec(raw);
   if (!m) return text;
-  // the command's own options, from its builder run on an empty parser (only on this error path)
-  const y = yargsOf()([]).option('json', {}).option('quiet', {});
-  if (typeof mod?.builder === 'function') mod.builder(y as never);
-  const known = Object.keys((y as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key).filter((k) => k.length > 1 && k !== '$0');
   const hints = m[1].split(', ').map((u) => {
     const s = suggest(u.replace(/^-+/, ''), known);
     return s ? `--${u.replace(/^-+/, '')}: did you mean --${s}?` : null;

@@ -4,7 +4,7 @@ import type { Repo } from '../../git/repo';
 import { openRepo } from '../../git/repo';
 import { readHandoff, resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
-import { colors, printJson } from '../output';
+import { answer, colors } from '../output';
 import { withTopic } from '../spec';
 
 const BODY = 'handoff.md';
@@ -39,11 +39,7 @@ export const diffCommand = command({
     const to = readHandoff(repo, branch, a.topic, a.to, '<to>').oid;
     const from = a.from === undefined ? null : readHandoff(repo, branch, a.topic, a.from, '<from>').oid;
     const patch = bodyPatch(repo, from, to);
-    if (a.json) return printJson({ topic: a.topic, branch, from, to, patch });
-    if (!patch.trim()) {
-      process.stdout.write(`no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}\n`);
-      return;
-    }
-    process.stdout.write(paintPatch(patch) + (patch.endsWith('\n') ? '' : '\n'));
+    const none = `no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}`;
+    answer(a.json, { topic: a.topic, branch, from, to, patch }, [patch.trim() ? paintPatch(patch.replace(/\n$/, '')) : none]);
   },
 });
