@@ -65,6 +65,8 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
       .middleware((a) => beforeCommand(String(a._[0] ?? ''), a, !!o.noPager));
   }
   for (const c of o.commands ?? commands) y = y.command(withWholeExamples(c));
+  // yargs renders the whole help after every command in case a failure prints it later; ours never do (.fail below)
+  (y as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } } }).getInternalMethods().getUsageInstance().cacheHelpMessage = () => {};
   return y
     .completion('__complete', false, (current: string, a: any, filter: any, done: (c: string[]) => void) => {
       const words = argv.slice(argv.indexOf('--get-yargs-completions') + 2);
@@ -191,13 +193,3 @@ function withSuggestion(text: string, raw: string, known: string[]): string {
   });
   return [text, ...hints.filter(Boolean)].join('\n');
 }
-
-/**
- * yargs renders the whole help text after every command, in case a failure wants to print it later; our
- * failures never print help (see .fail above), so that rendering (several ms of every command) is skipped.
- */
-export function skipHelpCache(y: ReturnType<typeof buildParser>): void {
-  const usage = (y as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
-  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
-}
-

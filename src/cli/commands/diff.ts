@@ -1,7 +1,6 @@
 // `git handoff diff <topic> [<from> [<to>]]`: what changed in a handoff's body between two versions (also the
 // patches of `log -p`), as a unified diff of handoff.md from git itself.
-import type { Repo } from '../../git/repo';
-import { openRepo } from '../../git/repo';
+import { openRepo, type Repo } from '../../git/repo';
 import { readHandoff, resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
 import { answer, colors } from '../output';

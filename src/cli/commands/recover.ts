@@ -1,11 +1,10 @@
 // `git handoff recover [ref…] [--scan] [--from R]`: puts back what the loss record says was lost (src/handoff/record/recover.ts);
 // --from first takes this clone's record back from a handoff remote (src/sync/record-remote.ts).
 import { EXIT, HandoffError } from '../../errors';
-import { openRepo } from '../../git/repo';
+import { openRepo, type Repo } from '../../git/repo';
 import { recover, recoverScan, type RecoverResult } from '../../handoff/record/recover';
 import { recoverFrom } from '../../sync/record-remote';
 import { resolveRemote } from '../../sync/remote';
-import type { Repo } from '../../git/repo';
 import { command } from '../context';
 import { answer, endWith } from '../output';
 import { personOnly } from '../person-only';
