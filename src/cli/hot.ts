@@ -32,12 +32,8 @@ const looksLikeNumber = (x: string) => /^0x[0-9a-f]+$/i.test(x) || (!/^0[^.]/.te
 const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The option a name on the command line means (`-m`, `--message`, `--branch`), with its key. */
-function lookup(options: ReadonlyArray<readonly [string, OptionSpec]>, name: string, short: boolean): [string, OptionSpec] | null {
-  for (const [key, o] of options) {
-    for (const n of [key, o.alias]) if (n !== undefined && n === name && (n.length === 1) === short) return [key, o];
-  }
-  return null;
-}
+const lookup = (options: ReadonlyArray<readonly [string, OptionSpec]>, name: string, short: boolean) =>
+  options.find(([key, o]) => [key, o.alias].some((n) => n === name && (name.length === 1) === short)) ?? null;
 
 /** argv (after argv.ts's precheck and the pager switches) read as yargs reads it, or null: let yargs read it. */
 export function hotParse(argv: readonly string[]): HotCommand | null {
