@@ -131,11 +131,11 @@ export function colorSwitches(argv: string[]): string[] {
 
 /** Colour only on a TTY, never with NO_COLOR, TERM=dumb or `git config color.ui false` (unless --color=always). */
 function useColor(): boolean {
-  if (colorEnabled !== undefined) return colorEnabled;
-  colorEnabled = false;
-  if (!process.stdout.isTTY || COLOR_OFF_VAR in process.env || process.env.TERM === 'dumb') return false;
-  const r = git(['config', '--get', 'color.ui'], { allowFail: true });
-  colorEnabled = !/^(false|never|no|off|0)$/i.test(r.stdout.trim());
+  colorEnabled ??=
+    !!process.stdout.isTTY &&
+    !(COLOR_OFF_VAR in process.env) &&
+    process.env.TERM !== 'dumb' &&
+    !/^(false|never|no|off|0)$/i.test(git(['config', '--get', 'color.ui'], { allowFail: true }).stdout.trim());
   return colorEnabled;
 }
 
