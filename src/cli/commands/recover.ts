@@ -5,6 +5,8 @@ import { openRepo, type Repo } from '../../git/repo';
 import { recover, recoverScan, type RecoverResult } from '../../handoff/record/recover';
 import { recoverFrom } from '../../sync/record-remote';
 import { resolveRemote } from '../../sync/remote';
+import { claimsRemote } from '../../handoff/claims/claims';
+import { readConfig } from '../../git/config';
 import { command } from '../context';
 import { answer, endWith } from '../output';
 import { personOnly } from '../person-only';
@@ -15,12 +17,8 @@ import { personOnly } from '../person-only';
  * not a source of what recovery restores. Exit 2, code `not-handoff-remote`; nothing is fetched.
  */
 function handoffRemoteOnly(repo: Repo, named: string): void {
-  let chosen: string | null;
-  try {
-    chosen = resolveRemote(repo);
-  } catch {
-    chosen = null;
-  }
+  // the handoff remote as claims publish to it: null when none is chosen
+  const chosen = claimsRemote(repo, readConfig(repo)).remote;
   if (chosen === named) return;
   resolveRemote(repo, named); // an unknown name is said as such (unknown-remote)
   throw new HandoffError(
