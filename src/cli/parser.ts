@@ -33,10 +33,6 @@ import { GLOBAL_OPTIONS, withOptions } from './spec';
 import { packageVersion } from './version';
 import { beforeCommand, changeDirectory } from './start';
 
-// yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
-// use, not at the bundle's start (hot.ts starts the common commands without it)
-const yargsOf = (): typeof yargsType => require('yargs/yargs');
-
 /** Every command: what the command modules export that yargs can run (-h lists them in COMMAND_GROUPS' order). */
 export const commands: CommandModule<GlobalArgs, any>[] = [
   status, web, write, edit, show, list, log, diff, archive, drop, renameBranch, boot, template, importCmd, install, sessions, claim, sync, redact, recover, gc,
@@ -50,8 +46,10 @@ export const nameOf = (c: CommandModule<GlobalArgs, any>) => String(c.command).s
  * a handler (-C, the format gate and the loss record's check, the pager).
  */
 export function buildParser(argv: string[], o: { noPager?: boolean; commands?: CommandModule<GlobalArgs, any>[]; start?: boolean } = {}) {
+  // yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
+  // use, not at the bundle's start (hot.ts starts the common commands without it)
   let y = withOptions(
-    yargsOf()(argv)
+    (require('yargs/yargs') as typeof yargsType)(argv)
       .scriptName('git handoff')
       .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.\n' +
           'show, log and diff page long output on a terminal as git does (GIT_PAGER, core.pager, PAGER); --no-pager or -P turns it off.\n' +
@@ -80,7 +78,8 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
     .help('h', 'show help')
     .alias('h', 'help')
     .version('version', 'print the version of git-handoff', packageVersion())
-    .wrap(helpWidth())
+    // as wide as the terminal (COLUMNS, else the tty's width; 100 into a pipe), never narrower than 60
+    .wrap(Math.max(60, Number(process.env.COLUMNS) || process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
       const cmd = commandOf(argv)?.name;
@@ -128,9 +127,6 @@ export function topHelp(): string {
   });
   return groupedHelp(text);
 }
-
-/** Help as wide as the terminal (COLUMNS, else the tty's width; 100 into a pipe), never narrower than 60. */
-const helpWidth = () => Math.max(60, Number(process.env.COLUMNS) || process.stdout.columns || 100);
 
 /**
  * Examples whose command is never broken across lines, so each can be copied whole: yargs sets a described example

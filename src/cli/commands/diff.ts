@@ -6,12 +6,10 @@ import { command } from '../context';
 import { answer, colors } from '../output';
 import { withTopic } from '../spec';
 
-const BODY = 'handoff.md';
-
 /** The unified diff of the body from `from` to `to`; from null: against the version's first parent (all of it for the first). */
 export function bodyPatch(repo: Repo, from: string | null, to: string): string {
   const args = from === null ? ['show', '--no-ext-diff', '--no-color', '--format=', '--diff-merges=first-parent', to] : ['diff', '--no-ext-diff', '--no-color', from, to];
-  return repo.out([...args, '--', BODY]);
+  return repo.out([...args, '--', 'handoff.md']);
 }
 
 /** A patch in this CLI's colours (git's own would carry resets the terminal guard strips). */
