@@ -64,7 +64,8 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
   }
   for (const c of o.commands ?? commands) y = y.command(withWholeExamples(c));
   // yargs renders the whole help after every command in case a failure prints it later; ours never do (.fail below)
-  (y as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } } }).getInternalMethods().getUsageInstance().cacheHelpMessage = () => {};
+  const usage = (y as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } } }).getInternalMethods().getUsageInstance();
+  usage.cacheHelpMessage = () => {};
   return y
     .completion('__complete', false, (current: string, a: any, filter: any, done: (c: string[]) => void) => {
       const words = argv.slice(argv.indexOf('--get-yargs-completions') + 2);

@@ -10,7 +10,8 @@ function refuseInsideSession(code: string, problem: (session: string | null) => 
   const inside = agentSessionOf(process.env);
   const why = inside && problem(inside.session);
   if (!inside || !why) return;
-  const who = code === 'person-only' ? `${why} This runs inside ${inside.session ? `agent session ${inside.session}` : `an agent session of ${inside.client}`}` : `this command ${why}`;
+  const session = inside.session ? `agent session ${inside.session}` : `an agent session of ${inside.client}`;
+  const who = code === 'person-only' ? `${why} This runs inside ${session}` : `this command ${why}`;
   throw new HandoffError('usage', code, `${who} (${inside.variable} is set): nothing was changed.`, { variable: inside.variable, session: inside.session, ...data });
 }
 

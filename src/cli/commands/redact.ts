@@ -22,6 +22,7 @@ export const redactCommand = command({
     const r = await redactHandoff(repo, { topic: a.topic, branch: a.branch, session, takeover: takeoverArg(a, 'redact') });
     const redacted = `redacted ${r.redacted} secret${r.redacted === 1 ? '' : 's'} in ${r.rewritten.length} version${r.rewritten.length === 1 ? '' : 's'}`;
     const rotate = 'if a secret was real, rotate it anyway: it was in a session and may be in other logs';
-    answer(a.json, r, r.oid ? [`${r.ref} ${r.previous.slice(0, 7)} → ${r.oid.slice(0, 7)}: ${redacted}`, rotate] : [`${r.ref}: no secret found in any version; nothing to redact`]);
+    const done = r.oid ? [`${r.ref} ${r.previous.slice(0, 7)} → ${r.oid.slice(0, 7)}: ${redacted}`, rotate] : null;
+    answer(a.json, r, done ?? [`${r.ref}: no secret found in any version; nothing to redact`]);
   },
 });
