@@ -7,12 +7,9 @@ import { BODY_MAX } from '../handoff/store/document';
 import { parseRef } from '../handoff/store/names';
 import type { ScannedWriteResult } from '../handoff/secrets/secrets-write';
 import { printJson } from './output';
+import type { GLOBAL_OPTIONS, OptionArgs } from './spec';
 
-export interface GlobalArgs {
-  json?: boolean;
-  quiet?: boolean;
-  C?: string | string[];
-}
+export type GlobalArgs = OptionArgs<typeof GLOBAL_OPTIONS>;
 
 /** A command whose handler is given what its builder declares (yargs reads each option's type), with no second list. */
 export const command = <U>(c: CommandModule<GlobalArgs, U>): CommandModule<GlobalArgs, U> => c;

@@ -30,16 +30,15 @@ export function keepEdited(repo: Repo, text: string, keep: string): string {
  * Opens `initial` in the editor (file HANDOFF_EDITMSG in the git directory) and returns what was saved. When the
  * editor fails, the file is kept and the message says how to write it (`keep`: the command to finish with).
  */
-export function editText(repo: Repo, initial: string, keep?: string): string {
+export function editText(repo: Repo, initial: string, keep: string): string {
   const editor = repo.out(['var', 'GIT_EDITOR']).trim();
   const file = editFile(repo);
   writeFileSync(file, initial);
   // Like git, the editor value is a shell command: it may carry its own arguments.
   const r = spawnSync('sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit' });
   if (r.error || r.status !== 0) {
-    const kept = keep ? `; ${keepEdited(repo, readFileSync(file, 'utf8'), keep)}` : '';
-    if (!keep) rmSync(file, { force: true });
-    throw new HandoffError('usage', 'editor-failed', `the editor (${editor}) ${r.error ? `could not start: ${r.error.message}` : `exited with ${r.status}`}, so nothing was written${kept}`);
+    const why = r.error ? `could not start: ${r.error.message}` : `exited with ${r.status}`;
+    throw new HandoffError('usage', 'editor-failed', `the editor (${editor}) ${why}, so nothing was written; ${keepEdited(repo, readFileSync(file, 'utf8'), keep)}`);
   }
   const text = readFileSync(file, 'utf8');
   rmSync(file, { force: true });

@@ -21,26 +21,19 @@ const HOT: Record<string, [CommandSpec, () => CommandModule<GlobalArgs, any>]> =
 export const HOT_NAMES = Object.keys(HOT);
 export const hotCommand = (name: string): CommandModule<GlobalArgs, any> => HOT[name][1]();
 
-interface HotCommand {
-  name: string;
-  /** what yargs would give the handler: `_`, `$0`, each option under its key, its alias and their camelCase forms */
-  args: Record<string, unknown>;
-}
-
 /** yargs-parser's test for a positional it would turn into a number. */
 const looksLikeNumber = (x: string) => /^0x[0-9a-f]+$/i.test(x) || (!/^0[^.]/.test(x) && /^[-]?(?:\d+(?:\.\d*)?|\.\d+)(e[-+]?\d+)?$/.test(x));
 const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The option a name on the command line means (`-m`, `--message`, `--branch`), with its key. */
-function lookup(options: ReadonlyArray<readonly [string, OptionSpec]>, name: string, short: boolean): [string, OptionSpec] | null {
-  for (const [key, o] of options) {
-    for (const n of [key, o.alias]) if (n !== undefined && n === name && (n.length === 1) === short) return [key, o];
-  }
-  return null;
-}
+const lookup = (options: ReadonlyArray<readonly [string, OptionSpec]>, name: string, short: boolean) =>
+  options.find(([key, o]) => [key, o.alias].some((n) => n === name && (name.length === 1) === short)) ?? null;
 
-/** argv (after argv.ts's precheck and the pager switches) read as yargs reads it, or null: let yargs read it. */
-export function hotParse(argv: readonly string[]): HotCommand | null {
+/**
+ * argv (after argv.ts's precheck and the pager switches) read as yargs reads it, or null: let yargs read it. `args` is
+ * what yargs would give the handler: `_`, `$0`, each option under its key, its alias and their camelCase forms.
+ */
+export function hotParse(argv: readonly string[]): { name: string; args: Record<string, unknown> } | null {
   const c = commandOf(argv as string[]);
   const spec = c ? HOT[c.name]?.[0] : undefined;
   if (!c || !spec) return null;

@@ -56,9 +56,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       await handler(hot.args as never);
       trace('handler done');
     } else {
-      const { buildParser, commands, nameOf, skipHelpCache } = parser();
+      const { buildParser, commands, nameOf } = parser();
       const y = buildParser(precheck(args, [...commands.map(nameOf), 'githook']), { noPager: switches.noPager });
-      skipHelpCache(y);
       // parseAsync: some handlers are async (the secret scan of write and import).
       trace('parsed', 'yargs');
       await y.parseAsync();

@@ -104,12 +104,10 @@ export function table(rows: string[][], header: string[]): string {
 
 let colorEnabled: boolean | undefined;
 
-/** When to colour, as git and jj spell it: `--color[=always|never|auto]`, `--no-color`; the last one given wins. */
-const COLOR_WHEN = ['always', 'never', 'auto'] as const;
-
 /**
  * argv without the colour switches (before `--`), which set the colour mode here for the whole command: both
- * parsers (hot.ts, yargs) then read a command line without them. `--color` alone is `always`, as in git.
+ * parsers (hot.ts, yargs) then read a command line without them. As git and jj spell them: `--color[=always|never|auto]`
+ * (alone: always), `--no-color`; the last one given wins.
  */
 export function colorSwitches(argv: string[]): string[] {
   const [head, rest] = splitAtDashes(argv);
@@ -121,7 +119,7 @@ export function colorSwitches(argv: string[]): string[] {
       if (m[2] !== undefined) throw new HandoffError('usage', 'bad-color', `--no-color takes no value (got "${a}"); use --color=never`);
       when = 'never';
     } else when = m[2] ?? 'always';
-    if (!(COLOR_WHEN as readonly string[]).includes(when)) {
+    if (!/^(always|never|auto)$/.test(when)) {
       throw new HandoffError('usage', 'bad-color', `--color takes always, never or auto (got "${when}"), e.g. --color=never; --no-color is --color=never`);
     }
     return false;
@@ -133,11 +131,11 @@ export function colorSwitches(argv: string[]): string[] {
 
 /** Colour only on a TTY, never with NO_COLOR, TERM=dumb or `git config color.ui false` (unless --color=always). */
 function useColor(): boolean {
-  if (colorEnabled !== undefined) return colorEnabled;
-  colorEnabled = false;
-  if (!process.stdout.isTTY || COLOR_OFF_VAR in process.env || process.env.TERM === 'dumb') return false;
-  const r = git(['config', '--get', 'color.ui'], { allowFail: true });
-  colorEnabled = !/^(false|never|no|off|0)$/i.test(r.stdout.trim());
+  colorEnabled ??=
+    !!process.stdout.isTTY &&
+    !(COLOR_OFF_VAR in process.env) &&
+    process.env.TERM !== 'dumb' &&
+    !/^(false|never|no|off|0)$/i.test(git(['config', '--get', 'color.ui'], { allowFail: true }).stdout.trim());
   return colorEnabled;
 }
 

@@ -41,9 +41,7 @@ export function startPager(cmd: string): void {
 let restoreWrite: (() => void) | null = null;
 
 function spawnPager(cmd: string): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_PAGER_IN_USE: 'true' };
-  if (env.LESS === undefined) env.LESS = 'FRX';
-  if (env.LV === undefined) env.LV = '-c';
+  const env = { LESS: 'FRX', LV: '-c', ...process.env, GIT_PAGER_IN_USE: 'true' };
   const child = spawn('sh', ['-c', cmd], { stdio: ['pipe', 'inherit', 'inherit'], env });
   child.on('error', () => {}); // a pager that cannot start: the output is lost as with git, the exit code stays
   child.stdin!.on('error', () => {}); // the reader quit early (q in less): it has all it wanted

@@ -33,10 +33,6 @@ import { GLOBAL_OPTIONS, withOptions } from './spec';
 import { packageVersion } from './version';
 import { beforeCommand, changeDirectory } from './start';
 
-// yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
-// use, not at the bundle's start (hot.ts starts the common commands without it)
-const yargsOf = (): typeof yargsType => require('yargs/yargs');
-
 /** Every command: what the command modules export that yargs can run (-h lists them in COMMAND_GROUPS' order). */
 export const commands: CommandModule<GlobalArgs, any>[] = [
   status, web, write, edit, show, list, log, diff, archive, drop, renameBranch, boot, template, importCmd, install, sessions, claim, sync, redact, recover, gc,
@@ -50,8 +46,10 @@ export const nameOf = (c: CommandModule<GlobalArgs, any>) => String(c.command).s
  * a handler (-C, the format gate and the loss record's check, the pager).
  */
 export function buildParser(argv: string[], o: { noPager?: boolean; commands?: CommandModule<GlobalArgs, any>[]; start?: boolean } = {}) {
+  // yargs's CommonJS build wraps help text at word boundaries (its ESM build cuts words), so require it; at first
+  // use, not at the bundle's start (hot.ts starts the common commands without it)
   let y = withOptions(
-    yargsOf()(argv)
+    (require('yargs/yargs') as typeof yargsType)(argv)
       .scriptName('git handoff')
       .usage('$0 <command> [options]\n\nHandoff notes between AI coding sessions, kept as git refs that no session can silently overwrite.\n' +
           'show, log and diff page long output on a terminal as git does (GIT_PAGER, core.pager, PAGER); --no-pager or -P turns it off.\n' +
@@ -65,6 +63,9 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
       .middleware((a) => beforeCommand(String(a._[0] ?? ''), a, !!o.noPager));
   }
   for (const c of o.commands ?? commands) y = y.command(withWholeExamples(c));
+  // yargs renders the whole help after every command in case a failure prints it later; ours never do (.fail below)
+  const usage = (y as unknown as { getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } } }).getInternalMethods().getUsageInstance();
+  usage.cacheHelpMessage = () => {};
   return y
     .completion('__complete', false, (current: string, a: any, filter: any, done: (c: string[]) => void) => {
       const words = argv.slice(argv.indexOf('--get-yargs-completions') + 2);
@@ -78,12 +79,15 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
     .help('h', 'show help')
     .alias('h', 'help')
     .version('version', 'print the version of git-handoff', packageVersion())
-    .wrap(helpWidth())
+    // as wide as the terminal (COLUMNS, else the tty's width; 100 into a pipe), never narrower than 60
+    .wrap(Math.max(60, Number(process.env.COLUMNS) || process.stdout.columns || 100))
     .fail((msg, err) => {
       if (err) throw err;
       const cmd = commandOf(argv)?.name;
       const mod = commands.find((c) => nameOf(c) === cmd);
-      throw new HandoffError('usage', 'usage', `${withSuggestion(inWords(msg, mod, argv), msg, mod)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
+      // the options of the command yargs was reading (its builder has run on this parser)
+      const known = Object.keys((y as unknown as { getOptions(): { key: object } }).getOptions().key).filter((k) => k.length > 1 && k !== '$0');
+      throw new HandoffError('usage', 'usage', `${withSuggestion(inWords(msg, mod, argv), msg, known)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
     });
 }
 
@@ -124,9 +128,6 @@ export function topHelp(): string {
   });
   return groupedHelp(text);
 }
-
-/** Help as wide as the terminal (COLUMNS, else the tty's width; 100 into a pipe), never narrower than 60. */
-const helpWidth = () => Math.max(60, Number(process.env.COLUMNS) || process.stdout.columns || 100);
 
 /**
  * Examples whose command is never broken across lines, so each can be copied whole: yargs sets a described example
@@ -180,26 +181,12 @@ function inWords(msg: string, mod: CommandModule<GlobalArgs, any> | undefined, a
 }
 
 /** A usage message (from yargs's `raw`) with the option an unknown one was probably meant to be. */
-function withSuggestion(text: string, raw: string, mod: CommandModule<GlobalArgs, any> | undefined): string {
+function withSuggestion(text: string, raw: string, known: string[]): string {
   const m = /^Unknown arguments?: (.*)$/.exec(raw);
   if (!m) return text;
-  // the command's own options, from its builder run on an empty parser (only on this error path)
-  const y = yargsOf()([]).option('json', {}).option('quiet', {});
-  if (typeof mod?.builder === 'function') mod.builder(y as never);
-  const known = Object.keys((y as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key).filter((k) => k.length > 1 && k !== '$0');
   const hints = m[1].split(', ').map((u) => {
     const s = suggest(u.replace(/^-+/, ''), known);
     return s ? `--${u.replace(/^-+/, '')}: did you mean --${s}?` : null;
   });
   return [text, ...hints.filter(Boolean)].join('\n');
 }
-
-/**
- * yargs renders the whole help text after every command, in case a failure wants to print it later; our
- * failures never print help (see .fail above), so that rendering (several ms of every command) is skipped.
- */
-export function skipHelpCache(y: ReturnType<typeof buildParser>): void {
-  const usage = (y as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.();
-  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
-}
-

@@ -36,8 +36,6 @@ type PositionalArgs<P> = P extends PositionalSpec ? { [K in P['name']]: P extend
 export type SpecArgs<S extends CommandSpec> = OptionArgs<S['options']> & PositionalArgs<S['positional']>;
 
 export interface CommandSpec {
-  /** the command's name, as typed */
-  name: string;
   positional?: PositionalSpec;
   /** in the order the help lists them */
   options: ReadonlyArray<readonly [string, OptionSpec]>;
@@ -71,7 +69,6 @@ export const TAKEOVER = [TAKE_OVER, REASON, FROM_LIVE] as const;
 export const WRITER = [PERSON, SESSION, ...TAKEOVER] as const;
 
 export const WRITE_SPEC = {
-  name: 'write',
   positional: { name: 'topic', required: true, describe: 'two or more words joined by "-", e.g. auth-refactor' },
   options: [
     ['m', { alias: 'message', type: 'string', array: true, describe: 'body paragraph (repeatable)' }],
@@ -99,7 +96,6 @@ export const WRITE_SPEC = {
 } as const satisfies CommandSpec;
 
 export const SHOW_SPEC = {
-  name: 'show',
   positional: { name: 'topic', required: false, describe: 'the handoff (default: the only one on the branch)' },
   options: [
     ...READER,
@@ -111,7 +107,6 @@ export const SHOW_SPEC = {
 } as const satisfies CommandSpec;
 
 export const LIST_SPEC = {
-  name: 'list',
   options: [
     ...READER,
     BRANCH,
@@ -127,13 +122,11 @@ export const LIST_SPEC = {
 } as const satisfies CommandSpec;
 
 export const LOG_SPEC = {
-  name: 'log',
   positional: { name: 'topic', required: true, describe: TOPIC },
   options: [BRANCH, ['p', { alias: 'patch', type: 'boolean', describe: "each version's change to the body, as a diff (as git log -p)" }]],
 } as const satisfies CommandSpec;
 
 export const CLAIM_SPEC = {
-  name: 'claim',
   positional: { name: 'paths', required: true, array: true, describe: 'files, directories (src/auth/) or globs (src/**/*.ts), relative to here' },
   options: [
     ['ttl', { type: 'string', describe: 'how long the claim lasts unless renewed or released (30m, 2h; default handoff.claimTTL, else 2h)' }],
@@ -147,7 +140,6 @@ export const CLAIM_SPEC = {
 } as const satisfies CommandSpec;
 
 export const STATUS_SPEC = {
-  name: 'status',
   options: [
     ...READER,
     ['all', { type: 'boolean', describe: 'every branch, and sessions that are no longer live' }],

@@ -7,7 +7,7 @@ import { writeAllSync } from '../guard/io';
 
 type Done = (error?: Error | null) => void;
 
-/** The part of a writable stream the CLI and its libraries use (write, end, error events), written synchronously. */
+/** The part of a writable stream the CLI and its libraries use (write, error events), written synchronously. */
 class FdWriter extends EventEmitter {
   readonly isTTY = false;
   readonly writable = true;
@@ -28,13 +28,6 @@ class FdWriter extends EventEmitter {
     }
     if (done) process.nextTick(done);
     return true;
-  }
-  end(chunk?: string | Uint8Array | Done, encoding?: BufferEncoding | Done, cb?: Done): this {
-    if (typeof chunk === 'function') cb = chunk;
-    else if (chunk !== undefined) this.write(chunk, encoding as BufferEncoding);
-    const done = typeof encoding === 'function' ? encoding : cb;
-    if (done) process.nextTick(done);
-    return this;
   }
 }
 

@@ -1,17 +1,14 @@
 // This installation: its version, from the package.json beside dist/ (or the source tree's, in tests), and its bundles.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
+import { readJsonOr } from '../read-file';
 
 /** The version in package.json, next to dist/ (or the source tree in tests). */
 export function packageVersion(): string {
-  for (const p of [path.join(__dirname, '..', 'package.json'), path.join(__dirname, '..', '..', 'package.json')]) {
-    try {
-      const pkg = JSON.parse(readFileSync(p, 'utf8'));
-      if (pkg.name === 'git-handoff') return String(pkg.version);
-    } catch {
-      // not here: the next place
-    }
+  for (const dir of [path.join(__dirname, '..'), path.join(__dirname, '..', '..')]) {
+    const pkg = readJsonOr(path.join(dir, 'package.json'));
+    if (pkg?.name === 'git-handoff') return String(pkg.version);
   }
   return 'unknown';
 }

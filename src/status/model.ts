@@ -36,8 +36,8 @@ const RECENT_WALK_MAX = 200;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Reads the whole status once. Git processes: the listing (list's), the leases, one of claims, notes and their times, and the history of the last day where any ref moved. */
-export function readStatus(repo: Repo, o: { all?: boolean; branch?: string; reader?: Reader | null; now?: number } = {}): Status {
-  const now = o.now ?? Date.now();
+export function readStatus(repo: Repo, o: { all?: boolean; branch?: string; reader: Reader | null }): Status {
+  const now = Date.now();
   const config = readConfig(repo);
   const { remote } = claimsRemote(repo, config);
   const all = !!o.all || (!o.branch && !repo.branch);
@@ -51,7 +51,7 @@ export function readStatus(repo: Repo, o: { all?: boolean; branch?: string; read
   const { claims: views, conflicts } = listClaims(repo, { branch, nowMs: now, remote });
   // a claim's times ISO 8601, without what only its holder's process checks
   const claims = views.map(({ ttl: _ttl, pid: _pid, pidStart: _start, ...c }): StatusClaim => ({ ...c, since: iso(c.since * 1000), expires: iso(c.expires * 1000) }));
-  const reader = o.reader ?? null;
+  const reader = o.reader;
   const handoffs = withReceipts(repo, rows, reader, side.find((r) => r.ref === NOTES_REF)?.oid ?? null);
   trace('status claims and receipts');
   const here = thisHost();

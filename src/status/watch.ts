@@ -1,9 +1,10 @@
 // What `status --watch` and `web` wait on: file watches on the refs and the local state of the repository (no
 // polling), a change told at most once a second, and a slow tick for what changes with the clock alone (ages, a claim
 // nearing its expiry).
-import { readdirSync, statSync, watch, type Dirent, type FSWatcher } from 'node:fs';
+import { readdirSync, watch, type Dirent, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import type { Repo } from '../git/repo';
+import { statOr } from '../read-file';
 
 /** A change is told at most this often (the issue: no refresh faster than a second). */
 const MIN_INTERVAL_MS = 1000;
@@ -81,13 +82,8 @@ export function watchStore(repo: Pick<Repo, 'commonDir' | 'gitDir'>, onChange: (
   // a directory named by its parent's event was made, or removed and made again: watched afresh (an old watch of a
   // removed directory sees nothing more)
   const addIfDirectory = (p: string, why: 'ref' | 'state') => {
-    let dir = false;
-    try {
-      dir = statSync(p).isDirectory();
-    } catch {
-      // a file, or gone again
-    }
-    if (!dir) return;
+    // a file, or gone again: nothing to watch
+    if (!statOr(p)?.isDirectory()) return;
     watchers.get(p)?.close();
     watchers.delete(p);
     add(p, true, why);

@@ -18,12 +18,10 @@ interface WebSource {
   watch(changed: (why: string) => void): { close(): void };
 }
 
-/** The page's files, bundled (scripts/build.mjs): nothing is loaded from the network. */
-type WebAssets = { js: string; css: string };
-
-// the page, put into this bundle by scripts/build.mjs (absent when this file is run from the sources)
-declare const WEB_PAGE: WebAssets | undefined;
-export const PAGE: WebAssets = typeof WEB_PAGE === 'undefined' ? { js: '', css: '' } : WEB_PAGE;
+// the page's files, put into this bundle by scripts/build.mjs (absent when this file is run from the sources): nothing
+// is loaded from the network
+declare const WEB_PAGE: { js: string; css: string } | undefined;
+const PAGE = typeof WEB_PAGE === 'undefined' ? { js: '', css: '' } : WEB_PAGE;
 
 interface WebOptions {
   host: string;
@@ -31,8 +29,6 @@ interface WebOptions {
   token: string;
   title: string;
   source: WebSource;
-  /** default: the page this bundle carries */
-  assets?: WebAssets;
   /** how long a one-time code may wait for the browser to open it (default a minute) */
   codeTtlMs?: number;
 }
@@ -77,7 +73,6 @@ function tokenMatches(given: string | undefined | null, token: string): boolean 
  */
 export function startWeb(o: WebOptions) {
   if (o.host !== LOOPBACK) return Promise.reject(Object.assign(new Error(`the page is served on ${LOOPBACK} only (asked for ${o.host})`), { code: 'non-loopback' }));
-  const assets = o.assets ?? PAGE;
   const streams = new Set<ServerResponse>();
   let port = o.port;
   // one-time codes not yet used, with when each stops being good
@@ -119,8 +114,8 @@ export function startWeb(o: WebOptions) {
     const json = (value: unknown) => send(res, 200, 'application/json', JSON.stringify(value), head);
     const routes: Record<string, () => void> = {
       '/': () => send(res, 200, 'text/html', page(o, byAddress), head),
-      '/app.js': () => send(res, 200, 'text/javascript', assets.js, head),
-      '/app.css': () => send(res, 200, 'text/css', assets.css, head),
+      '/app.js': () => send(res, 200, 'text/javascript', PAGE.js, head),
+      '/app.css': () => send(res, 200, 'text/css', PAGE.css, head),
       '/api/status': () => json(o.source.status(all)),
       '/api/timeline': () => json(o.source.timeline(all)),
       '/api/version': () => {

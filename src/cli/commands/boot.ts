@@ -33,7 +33,6 @@ export const bootCommand = command({
     const branch = a.all ? null : a.branch !== undefined || repo.branch ? resolveBranch(repo, a.branch) : null;
     const view = bootView(repo, { record: recoverAtSessionStart(repo), session: reader?.id ?? null, reader, surface: a.receipt !== false, branch, all: a.all || !branch });
     if (a.json) return printJson({ branch: view.branch, session: view.session, handoffs: view.handoffs.map(showJson), ...(view.record ? { record: view.record } : {}), ...(view.renamed ? { renamedFrom: view.renamed } : {}), ...(view.takenFromYou ? { takenFromYou: view.takenFromYou.map((t) => ({ ...t, at: new Date(t.at * 1000).toISOString() })) } : {}) });
-    if (a.quiet) return;
     process.stdout.write(renderBoot(view, { untrusted: a.wrap ?? !process.stdout.isTTY }));
   },
 });

@@ -1,6 +1,5 @@
 // `git handoff claim <path|glob>…` and `git handoff claims`: a session says which paths it is about to change
 // (SPEC 10); `release <path>…` (sessions.ts) gives them back.
-import { statSync } from 'node:fs';
 import { HandoffError } from '../../errors';
 import { readConfig } from '../../git/config';
 import { parseDuration, setting } from '../../config-keys';
@@ -17,19 +16,12 @@ import { command } from '../context';
 import { answer, printJson, table, warn } from '../output';
 import { ALL, BRANCH, CLAIM_SPEC, withOptions, withSpec } from '../spec';
 import { onlyOwnSession } from '../person-only';
-
-const isDirectory = (abs: string) => {
-  try {
-    return statSync(abs).isDirectory();
-  } catch {
-    return false;
-  }
-};
+import { statOr } from '../../read-file';
 
 /** The paths given, as repository-relative specs (exit 2 for one outside the worktree). */
 function specsOf(repo: Repo, paths: string[]): string[] {
   if (!repo.worktree) throw new HandoffError('usage', 'no-worktree', 'a bare repository has no files to claim; run it inside a worktree');
-  return [...new Set(paths.map((p) => normalizeSpec(String(p), process.cwd(), repo.worktree!, isDirectory)))];
+  return [...new Set(paths.map((p) => normalizeSpec(String(p), process.cwd(), repo.worktree!, (abs) => !!statOr(abs)?.isDirectory())))];
 }
 
 /**

@@ -56,8 +56,7 @@ export function repositoryCompletions(current: string, argv: { _: Array<string |
     const cmd = positional[0] ?? '';
     if (TOPIC_COMMANDS.has(cmd) && positional.length <= 2 && !current.startsWith('-')) {
       const branch = argv.branch ?? repo.branch;
-      if (!branch) return [];
-      return listHandoffs(repo, { branch }).map((r) => r.topic);
+      return branch ? listHandoffs(repo, { branch }).map((r) => r.topic) : [];
     }
     if (cmd === 'restore' && !current.startsWith('-')) {
       return listHandoffs(repo, { all: true, archived: true }).map((r) => r.ref);

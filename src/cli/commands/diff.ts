@@ -1,18 +1,15 @@
 // `git handoff diff <topic> [<from> [<to>]]`: what changed in a handoff's body between two versions (also the
 // patches of `log -p`), as a unified diff of handoff.md from git itself.
-import type { Repo } from '../../git/repo';
-import { openRepo } from '../../git/repo';
+import { openRepo, type Repo } from '../../git/repo';
 import { readHandoff, resolveBranch } from '../../handoff/store/store';
 import { command } from '../context';
-import { colors, printJson } from '../output';
+import { answer, colors } from '../output';
 import { withTopic } from '../spec';
-
-const BODY = 'handoff.md';
 
 /** The unified diff of the body from `from` to `to`; from null: against the version's first parent (all of it for the first). */
 export function bodyPatch(repo: Repo, from: string | null, to: string): string {
   const args = from === null ? ['show', '--no-ext-diff', '--no-color', '--format=', '--diff-merges=first-parent', to] : ['diff', '--no-ext-diff', '--no-color', from, to];
-  return repo.out([...args, '--', BODY]);
+  return repo.out([...args, '--', 'handoff.md']);
 }
 
 /** A patch in this CLI's colours (git's own would carry resets the terminal guard strips). */
@@ -39,11 +36,7 @@ export const diffCommand = command({
     const to = readHandoff(repo, branch, a.topic, a.to, '<to>').oid;
     const from = a.from === undefined ? null : readHandoff(repo, branch, a.topic, a.from, '<from>').oid;
     const patch = bodyPatch(repo, from, to);
-    if (a.json) return printJson({ topic: a.topic, branch, from, to, patch });
-    if (!patch.trim()) {
-      process.stdout.write(`no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}\n`);
-      return;
-    }
-    process.stdout.write(paintPatch(patch) + (patch.endsWith('\n') ? '' : '\n'));
+    const none = `no change to the body between ${from ? from.slice(0, 12) : 'the version before'} and ${to.slice(0, 12)}`;
+    answer(a.json, { topic: a.topic, branch, from, to, patch }, [patch.trim() ? paintPatch(patch.replace(/\n$/, '')) : none]);
   },
 });

@@ -2,8 +2,7 @@
 import { EXIT } from '../../errors';
 import { openRepo } from '../../git/repo';
 import { DEFAULT_RETENTION, pruneArchive, type Retention } from '../../handoff/store/retention';
-import { pruneRemote } from '../../sync/push';
-import { rejectionError } from '../../sync/push';
+import { pruneRemote, rejectionError } from '../../sync/push';
 import { resolveRemote } from '../../sync/remote';
 import { command } from '../context';
 import { answer, endWith } from '../output';

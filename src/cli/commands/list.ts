@@ -50,16 +50,14 @@ export const listCommand = command({
     if (a.json) return printJson(rows);
     if (rows.length === 0) {
       const where = branch ? ` on branch ${branch}` : '';
-      // --mine with none of one's own: say so, and how many the others have
-      const others = mine ? listHandoffs(repo, { all, branch, archived: a.archived }).length : 0;
-      // filters that left nothing: say which, and how many there are without them
+      // --mine or filters that left nothing: say which, and how many there are without them (the others' with --mine)
       const filters = [a.unread && 'unread by you', a.forMe && !a.unread && 'addressed to you', a.to !== undefined && `for ${a.to}`, a.tag !== undefined && `tagged ${a.tag}`].filter(Boolean);
-      const total = filters.length && !mine ? listHandoffs(repo, { all, branch, archived: a.archived }).length : 0;
+      const total = mine || filters.length ? listHandoffs(repo, { all, branch, archived: a.archived }).length : 0;
       const was = !all && branch && !a.archived && !mine && !filters.length ? renamedFrom(repo, branch) : null;
       const renamed = was && branch ? renamedHint(was, branch) : null;
       process.stdout.write(
         mine
-          ? `no ${a.archived ? 'archived ' : ''}handoffs of session ${short(mine)}${where}${others ? ` (${others} of other sessions: git handoff list${a.archived ? ' --archived' : ''})` : ''}\n`
+          ? `no ${a.archived ? 'archived ' : ''}handoffs of session ${short(mine)}${where}${total ? ` (${total} of other sessions: git handoff list${a.archived ? ' --archived' : ''})` : ''}\n`
           : filters.length
             ? `no ${a.archived ? 'archived ' : ''}handoffs ${filters.join(', ')}${where}${total ? ` (${total} without that filter: git handoff list${a.archived ? ' --archived' : ''}${all ? ' --all' : ''})` : ''}\n`
             : `no ${a.archived ? 'archived ' : ''}handoffs${where}${a.archived ? '' : ' (archived ones: git handoff list --archived)'}\n${renamed ?? ''}`,

@@ -1,11 +1,12 @@
 // `git handoff recover [ref…] [--scan] [--from R]`: puts back what the loss record says was lost (src/handoff/record/recover.ts);
 // --from first takes this clone's record back from a handoff remote (src/sync/record-remote.ts).
 import { EXIT, HandoffError } from '../../errors';
-import { openRepo } from '../../git/repo';
+import { openRepo, type Repo } from '../../git/repo';
 import { recover, recoverScan, type RecoverResult } from '../../handoff/record/recover';
 import { recoverFrom } from '../../sync/record-remote';
 import { resolveRemote } from '../../sync/remote';
-import type { Repo } from '../../git/repo';
+import { claimsRemote } from '../../handoff/claims/claims';
+import { readConfig } from '../../git/config';
 import { command } from '../context';
 import { answer, endWith } from '../output';
 import { personOnly } from '../person-only';
@@ -16,12 +17,8 @@ import { personOnly } from '../person-only';
  * not a source of what recovery restores. Exit 2, code `not-handoff-remote`; nothing is fetched.
  */
 function handoffRemoteOnly(repo: Repo, named: string): void {
-  let chosen: string | null;
-  try {
-    chosen = resolveRemote(repo);
-  } catch {
-    chosen = null;
-  }
+  // the handoff remote as claims publish to it: null when none is chosen
+  const chosen = claimsRemote(repo, readConfig(repo)).remote;
   if (chosen === named) return;
   resolveRemote(repo, named); // an unknown name is said as such (unknown-remote)
   throw new HandoffError(

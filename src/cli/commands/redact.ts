@@ -3,7 +3,7 @@ import { openRepo } from '../../git/repo';
 import { redactHandoff } from '../../handoff/secrets/redact';
 import { requireSession } from '../../handoff/state/session';
 import { takeoverArg, command } from '../context';
-import { printJson } from '../output';
+import { answer } from '../output';
 import { SESSION, TAKEOVER, withOptions, withTopic } from '../spec';
 
 export const redactCommand = command({
@@ -20,11 +20,9 @@ export const redactCommand = command({
     const repo = openRepo();
     const session = requireSession(a.session);
     const r = await redactHandoff(repo, { topic: a.topic, branch: a.branch, session, takeover: takeoverArg(a, 'redact') });
-    if (a.json) return printJson(r);
-    if (!r.oid) return void process.stdout.write(`${r.ref}: no secret found in any version; nothing to redact\n`);
-    process.stdout.write(
-      `${r.ref} ${r.previous.slice(0, 7)} → ${r.oid.slice(0, 7)}: redacted ${r.redacted} secret${r.redacted === 1 ? '' : 's'} in ${r.rewritten.length} version${r.rewritten.length === 1 ? '' : 's'}\n` +
-        'if a secret was real, rotate it anyway: it was in a session and may be in other logs\n',
-    );
+    const redacted = `redacted ${r.redacted} secret${r.redacted === 1 ? '' : 's'} in ${r.rewritten.length} version${r.rewritten.length === 1 ? '' : 's'}`;
+    const rotate = 'if a secret was real, rotate it anyway: it was in a session and may be in other logs';
+    const done = r.oid ? [`${r.ref} ${r.previous.slice(0, 7)} → ${r.oid.slice(0, 7)}: ${redacted}`, rotate] : null;
+    answer(a.json, r, done ?? [`${r.ref}: no secret found in any version; nothing to redact`]);
   },
 });

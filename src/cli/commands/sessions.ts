@@ -56,10 +56,10 @@ export const sessionsCommand = command({
 const MIN_PREFIX = 8;
 
 /**
- * The full id of a session known in `worktree`: the id itself, or a unique prefix of at least 8 characters.
- * Anything else is an error listing the ids it could mean, and nothing is written.
+ * The full id of a session known in `worktree`: the id itself, or a unique prefix of at least 8 characters; else the
+ * error that lists the ids it could mean (thrown when the session holds no claims either, and nothing is written).
  */
-function knownSession(rows: SessionInfo[], id: string, worktree: string): string {
+function knownSession(rows: SessionInfo[], id: string, worktree: string): string | HandoffError {
   const here = rows.filter((s) => s.worktree === worktree || s.worktree === realpathOr(worktree));
   if (here.some((s) => s.session === id)) return id;
   const prefixed = [...new Set(here.filter((s) => s.session.startsWith(id)).map((s) => s.session))];
@@ -72,7 +72,7 @@ function knownSession(rows: SessionInfo[], id: string, worktree: string): string
     : prefixed.length === 1 ? `"${id}" is too short to pick a session (at least ${MIN_PREFIX} characters); it could mean:`
     : elsewhere.length ? `no session "${id}" in this worktree (${worktree}); it is known in ${[...new Set(elsewhere.map((s) => s.worktree))].join(', ')}: run release there. Sessions here:`
     : `no session "${id}" in this worktree (${worktree})${candidates.length ? '; the sessions here:' : ', and no session holds anything here: nothing to release'}`;
-  throw new HandoffError('usage', 'unknown-session', [why, ...list, ...(candidates.length ? ['(`git handoff sessions` shows each with its paths)'] : [])].join('\n'), { session: id, candidates });
+  return new HandoffError('usage', 'unknown-session', [why, ...list, ...(candidates.length ? ['(`git handoff sessions` shows each with its paths)'] : [])].join('\n'), { session: id, candidates });
 }
 
 export const releaseCommand = command({
@@ -92,12 +92,7 @@ export const releaseCommand = command({
     const rows = listSessions(repo);
     const id = requireSession(a.session).id;
     onlyOwnSession('release', id);
-    let known: string | HandoffError;
-    try {
-      known = knownSession(rows, id, repo.worktree);
-    } catch (e) {
-      known = e as HandoffError;
-    }
+    const known = knownSession(rows, id, repo.worktree);
     // a session that holds nothing here but claims on the branch is known by them, by the same unique start
     let branch: string | null = null;
     try {

@@ -92,14 +92,9 @@ function fitted(s: Status | string, stamp: string, cols: number, rows: number): 
   return lines.join('\n');
 }
 
-const dash = (s: string | null | undefined) => (s ? s : '-');
-const clock = (iso: string) => new Date(iso).toISOString().slice(11, 16);
-
-const untilText = (expires: string, now: number) => `until ${clock(expires)} UTC (${timeLeft(expires, now)})`;
-
 function claimLine(c: StatusClaim, now: number, withBranch: boolean): string {
   const where = c.where === 'local' ? 'here only' : c.where === 'remote' ? 'on the remote' : 'here and on the remote';
-  return `${c.paths.join(' ')}${withBranch ? ` on ${c.branch}` : ''}  ${untilText(c.expires, now)}  ${where}${c.note ? `  "${c.note}"` : ''}`;
+  return `${c.paths.join(' ')}${withBranch ? ` on ${c.branch}` : ''}  until ${c.expires.slice(11, 16)} UTC (${timeLeft(c.expires, now)})  ${where}${c.note ? `  "${c.note}"` : ''}`;
 }
 
 function sessionLines(s: StatusSession, ids: string[], now: number, all: boolean): string[] {
@@ -107,7 +102,7 @@ function sessionLines(s: StatusSession, ids: string[], now: number, all: boolean
   const status = s.status === 'live' || s.status === 'claiming' ? c.green(s.status) : s.status === 'known' ? c.dim(s.status) : c.yellow(s.status);
   const where = s.where === 'here' ? 'this clone' : 'another clone';
   const place = [s.worktree, s.host ? `on ${s.host}` : null].filter(Boolean).join(' ');
-  const head = `  ${c.cyan(short(s.session, ids))}  ${dash(s.client)}  ${status}  ${where}  ${place || '-'}  ${s.lastActivity ? `active ${relativeTime(s.lastActivity, now)}` : ''}`.trimEnd();
+  const head = `  ${c.cyan(short(s.session, ids))}  ${s.client || '-'}  ${status}  ${where}  ${place || '-'}  ${s.lastActivity ? `active ${relativeTime(s.lastActivity, now)}` : ''}`.trimEnd();
   const lines = [head];
   if (s.handoffs.length) lines.push(`      owns    ${s.handoffs.map((h) => (all ? `${h.branch}:${h.topic}` : h.topic)).slice(0, 6).join(', ')}${s.handoffs.length > 6 ? `, … (${s.handoffs.length})` : ''}`);
   for (const cl of s.claims) lines.push(`      claims  ${claimLine(cl, now, all)}`);

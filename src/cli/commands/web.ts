@@ -53,26 +53,22 @@ export const webCommand = command({
     const { readTimeline, readVersion } = require('../../status/timeline') as typeof import('../../status/timeline');
     const { watchStore } = require('../../status/watch') as typeof import('../../status/watch');
     const { randomBytes } = require('node:crypto') as typeof import('node:crypto');
-    let server: Awaited<ReturnType<typeof startWeb>>;
-    try {
-      server = await startWeb({
-        host,
-        port,
-        token: randomBytes(24).toString('base64url'),
-        title: `git handoff · ${path.basename(repo.worktree ?? repo.commonDir)}`,
-        source: {
-          // the repository opened again for each read: a branch switched meanwhile is the one shown
-          status: (all) => readStatus(openRepo(), { all, reader }),
-          timeline: (all) => readTimeline(openRepo(), all),
-          version: (oid) => readVersion(openRepo(), oid),
-          watch: (changed) => watchStore(repo, changed),
-        },
-      });
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EADDRINUSE') throw new HandoffError('environment', 'port-in-use', `port ${port} on 127.0.0.1 is in use: pick another with --port, or leave it out for any free one`, { port });
-      throw e;
-    }
+    const server = await startWeb({
+      host,
+      port,
+      token: randomBytes(24).toString('base64url'),
+      title: `git handoff · ${path.basename(repo.worktree ?? repo.commonDir)}`,
+      source: {
+        // the repository opened again for each read: a branch switched meanwhile is the one shown
+        status: (all) => readStatus(openRepo(), { all, reader }),
+        timeline: (all) => readTimeline(openRepo(), all),
+        version: (oid) => readVersion(openRepo(), oid),
+        watch: (changed) => watchStore(repo, changed),
+      },
+    }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EADDRINUSE') throw e;
+      throw new HandoffError('environment', 'port-in-use', `port ${port} on 127.0.0.1 is in use: pick another with --port, or leave it out for any free one`, { port });
+    });
     // the browser gets a one-time code, never the token: any local user can read a process's arguments
     const opened = a.open !== false && openBrowser(server.oneTimeUrl());
     if (a.json) process.stdout.write(jsonLine({ url: server.url, port: server.port, pid: process.pid, opened }) + '\n');

@@ -47,10 +47,9 @@ function checkWriteBranch(repo: Repo, flag: string | undefined, newBranch: boole
   }
   const names = knownBranchNames(repo);
   if (names.has(branch)) return null;
-  // handoffs already kept for it (a branch deleted or not fetched yet): it is meant
+  // --new-branch, or handoffs already kept for it (a branch deleted or not fetched yet): it is meant
   const enc = encodeBranch(branch);
-  if (repo.listRefs([`${HANDOFF_PREFIX}${enc}/`, `${ARCHIVE_PREFIX}${enc}/`]).length) return null;
-  if (newBranch) return null;
+  if (newBranch || repo.listRefs([`${HANDOFF_PREFIX}${enc}/`, `${ARCHIVE_PREFIX}${enc}/`]).length) return null;
   const near = suggest(branch, [...names]);
   if (near) {
     throw new HandoffError(
@@ -110,10 +109,9 @@ export const writeCommand = command({
     const tags = a.tag?.length ? [...new Set(a.tag.map((t) => assertSlug(String(t), '--tag')))] : undefined;
     const refs = a.ref?.map((r) => assertRefTarget(String(r)));
     const t = a.template ? templateBody(repo, a) : { body: readBodyArg(a.m, a.F), warnings: [] };
-    const body = t.body;
     const r = await writeScanned(
       repo,
-      { topic: a.topic, body, branch: a.branch, session, takeover: takeoverArg(a, 'write'), to, tags, refs },
+      { topic: a.topic, body: t.body, branch: a.branch, session, takeover: takeoverArg(a, 'write'), to, tags, refs },
       { redact: a.redact, allow: a.allowSecret },
     );
     r.warnings.push(...t.warnings, ...(branchWarning ? [branchWarning] : []));
