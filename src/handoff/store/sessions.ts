@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, Storage } from '../../git/storage';
 import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from './leases';
-import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from '../state/ledger';
+import { readLedger, recordRelease, worktreeActivity } from '../state/ledger';
 import { listRecords } from '../state/lineage-record';
 import { processGone, readSessionProcesses } from '../state/session-process';
 
@@ -66,23 +66,6 @@ function worktreeSpellings(repo: Storage, leases: Lease[]): Map<string, Set<stri
   return groups;
 }
 
-/** worktreeActivity over every spelling of one worktree (nearly always one). */
-function activityOf(repo: Storage, spellings: Iterable<string>): Map<string, SessionActivity> {
-  const out = new Map<string, SessionActivity>();
-  for (const w of spellings) {
-    for (const [session, a] of worktreeActivity(repo.commonDir, w)) {
-      const cur = out.get(session);
-      if (!cur) out.set(session, { ...a, paths: [...a.paths] });
-      else {
-        if (a.lastSeen > cur.lastSeen) cur.released = a.released;
-        cur.lastSeen = Math.max(cur.lastSeen, a.lastSeen);
-        cur.paths = [...new Set([...cur.paths, ...a.paths])];
-      }
-    }
-  }
-  return out;
-}
-
 /** Every session known in each worktree (or in `o.worktree` only), live or not; a released session's claims are gone. */
 export function listSessions(repo: Storage, o: { worktree?: string; config?: Config; now?: number } = {}): SessionInfo[] {
   const ttl = leaseTtlMs(o.config ?? repo.config());
@@ -98,7 +81,7 @@ export function listSessions(repo: Storage, o: { worktree?: string; config?: Con
   for (const wt of [...groups.keys()].sort()) {
     if (only && wt !== only) continue;
     const spellings = groups.get(wt)!;
-    const acts = activityOf(repo, spellings);
+    const acts = worktreeActivity(repo.commonDir, spellings);
     const byLease = new Map<string, Lease>(leases.filter((l) => spellings.has(l.worktree)).map((l) => [l.session, l]));
     for (const session of new Set([...byLease.keys(), ...acts.keys()])) {
       const lease = byLease.get(session) ?? null;
@@ -134,7 +117,7 @@ export function listSessions(repo: Storage, o: { worktree?: string; config?: Con
 export function releaseSession(repo: Storage, session: string, worktree: string) {
   const leases = listLeases(repo);
   const spellings = worktreeSpellings(repo, leases).get(canonical(worktree, new Map())) ?? new Set([worktree]);
-  const paths = activityOf(repo, spellings).get(session)?.paths ?? [];
+  const paths = worktreeActivity(repo.commonDir, spellings).get(session)?.paths ?? [];
   let lease = false;
   for (const w of spellings) lease = releaseLease(repo, w, session) || lease;
   for (const w of new Set([worktree, ...spellings])) recordRelease(repo.commonDir, session, w);
