@@ -1,11 +1,11 @@
 // Notes left for a session (SPEC 3, 10), told at its next tool call, after-tool hook or session start: by another
 // process, or by its own guard for a client whose model reads no context before a tool (`kept`). Leaving one removes
 // the session's heartbeat file, and the sh front sends an after-tool hook to node while one is pending.
-import { renameSync, rmSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch, handoffDir, jsonLines } from './paths';
 import { readTextOr } from '../../read-file';
-import { appendState, optionalWrite } from './state-file';
+import { appendState, optionalWrite, removeFile } from './state-file';
 
 type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken' | 'beside' | 'kept';
 
@@ -32,7 +32,7 @@ export function leaveNote(commonDir: string, session: string, note: { kind: Note
     const file = sessionStateFile(commonDir, session, 'note');
     if (pending(file).some((n) => (n.key ?? n.text) === (note.key ?? note.text))) return;
     appendState(file, JSON.stringify({ ...note, t: now }) + '\n', handoffDir(commonDir), MAX_NOTES_FILE);
-    rmSync(sessionStateFile(commonDir, session, 'beat'), { force: true });
+    removeFile(sessionStateFile(commonDir, session, 'beat'));
   });
 }
 
@@ -48,6 +48,6 @@ export function takeNotes(commonDir: string, session: string): Note[] {
   try {
     return pending(taking);
   } finally {
-    rmSync(taking, { force: true });
+    removeFile(taking);
   }
 }

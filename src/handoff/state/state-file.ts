@@ -105,8 +105,8 @@ export function writeState(file: string, data: string, root: string, exclusive =
   }
 }
 
-// unlink, not rmSync: node's rmSync loads its rimraf module on first use (several ms of a session start)
-function removeFile(file: string): void {
+/** Removes a state file (or a symlink there) if it is there; unlink, not rmSync, which loads node's rimraf module on first use (ms). */
+export function removeFile(file: string): void {
   try {
     unlinkSync(file);
   } catch (e) {

@@ -2,7 +2,7 @@
 // so killed at any point they moved together or not at all.
 import { HandoffError } from '../../errors';
 import type { Storage } from '../../git/storage';
-import { DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from './names';
+import { archiveRef, DROPPED_PREFIX, handoffRef, HANDOFF_PREFIX } from './names';
 import { parseTrailerLines } from './document';
 import type { SessionRef } from '../state/session';
 import { actOn, archivedVersions, readTip, refusedOwned } from './store';
@@ -28,7 +28,7 @@ export function dropHandoff(repo: Storage, branch: string, topic: string, sessio
           { ref },
         );
       }
-      const keptAs = `${DROPPED_PREFIX}${encodeBranch(branch)}/${topic}/${Math.floor(Date.now() / 1000)}-${tip.oid.slice(0, 12)}`;
+      const keptAs = archiveRef(branch, topic, Math.floor(Date.now() / 1000), tip.oid, DROPPED_PREFIX);
       const r = moveRefs(
         repo,
         [

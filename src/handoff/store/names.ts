@@ -111,9 +111,9 @@ function decodeComponent(component: string): string | null {
 export const handoffRef = (branch: string, topic: string) => `${HANDOFF_PREFIX}${encodeBranch(branch)}/${topic}`;
 export const branchPrefix = (branch: string) => `${HANDOFF_PREFIX}${encodeBranch(branch)}/`;
 
-/** refs/handoff-archive/<B>/<T>/<unix-seconds>-<12 hex of the tip> */
-export const archiveRef = (branch: string, topic: string, seconds: number, tip: string) =>
-  `${ARCHIVE_PREFIX}${encodeBranch(branch)}/${topic}/${seconds}-${tip.slice(0, 12)}`;
+/** refs/handoff-archive/<B>/<T>/<unix-seconds>-<12 hex of the tip> (a drop's: under refs/handoff-dropped/) */
+export const archiveRef = (branch: string, topic: string, seconds: number, tip: string, root = ARCHIVE_PREFIX) =>
+  `${root}${encodeBranch(branch)}/${topic}/${seconds}-${tip.slice(0, 12)}`;
 
 export interface ParsedRef {
   kind: 'handoff' | 'archive';

@@ -4,7 +4,7 @@ import { HandoffError } from '../../errors';
 import type { Config, Storage } from '../../git/storage';
 import { trailerBlockLines } from '../../git/trailers';
 import { isKnownSession, listRecords, successorOf } from '../state/lineage-record';
-import { claimLive, readMarker, when } from '../state/claims-marker';
+import { claimLive, readMarker, shellWord, when } from '../state/claims-marker';
 import { thisHost } from '../state/session-process';
 import { listSessions } from './sessions';
 import { PERSON_PREFIX } from './person';
@@ -154,7 +154,7 @@ export function tellPreviousOwner(repo: Storage, o: { owner: string | null; live
   const to = o.live && o.live.where === 'here' ? o.live.session : isKnownSession(repo.commonDir, owner) ? owner : null;
   if (!to) return;
   const among = [to, o.by.id];
-  const branchArg = repo.branch === o.branch ? '' : ` --branch '${o.branch.replace(/'/g, `'\\''`)}'`;
+  const branchArg = repo.branch === o.branch ? '' : ` --branch ${shellWord(o.branch)}`;
   const by = `session ${short(o.by.id, among)} (${o.by.client})`;
   const now = when(Math.floor(Date.now() / 1000));
   const why = JSON.stringify(oneLine(o.reason));
