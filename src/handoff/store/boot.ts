@@ -26,18 +26,8 @@ export interface SessionStartRecord {
   problem: string | null;
 }
 
-interface BootView {
-  branch: string | null;
-  session: string | null;
-  /** every branch's handoffs, not only this branch's */
-  all: boolean;
-  handoffs: BootHandoff[];
-  record?: SessionStartRecord;
-  /** none here, and the branch was renamed from one whose handoffs are still under the old name */
-  renamed?: Renamed;
-  /** handoffs another session took over from this one (or from a session it continues), not taken back */
-  takenFromYou?: TakenFrom[];
-}
+/** The view: the branch (null: every branch), the reader's session, the handoffs in order, and what session start says first. */
+type BootView = ReturnType<typeof bootView>;
 
 /** A handoff as boot shows it: addressed to this reader by name, and whether the reader has read its tip (null: no reader, or its own). */
 interface BootHandoff extends HandoffView {
@@ -63,7 +53,7 @@ interface BootOptions {
 }
 
 /** This branch's handoffs (every branch's with `all`, or on a detached HEAD): own first, then this branch, then newest. */
-export function bootView(repo: Storage, o: BootOptions = {}): BootView {
+export function bootView(repo: Storage, o: BootOptions = {}) {
   const branch = o.branch ?? repo.branch;
   const all = !!o.all || !branch;
   // one branch: its handoffs, their copies, its tip and the receipts' notes in one for-each-ref, which answers their reads
