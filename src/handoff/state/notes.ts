@@ -27,11 +27,11 @@ const MAX_NOTES_FILE = 64 * 1024;
 const pending = (file: string): Note[] => jsonLines(readTextOr(file) ?? '').filter((n) => typeof n.text === 'string' && typeof n.kind === 'string');
 
 /** Optional state (a full disk skips it). */
-export function leaveNote(commonDir: string, session: string, note: { kind: NoteKind; text: string; key?: string }, now = Date.now()): void {
+export function leaveNote(commonDir: string, session: string, note: { kind: NoteKind; text: string; key?: string }): void {
   optionalWrite(() => {
     const file = sessionStateFile(commonDir, session, 'note');
     if (pending(file).some((n) => (n.key ?? n.text) === (note.key ?? note.text))) return;
-    appendState(file, JSON.stringify({ ...note, t: now }) + '\n', handoffDir(commonDir), MAX_NOTES_FILE);
+    appendState(file, JSON.stringify({ ...note, t: Date.now() }) + '\n', handoffDir(commonDir), MAX_NOTES_FILE);
     removeFile(sessionStateFile(commonDir, session, 'beat'));
   });
 }

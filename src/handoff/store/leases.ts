@@ -62,10 +62,8 @@ export interface TouchOptions {
   minIntervalMs?: number;
   config?: Config;
   now?: number;
-  /** take the lease over from this session even while it is live (lineage: the same client process, a new session id) */
+  /** take the lease over from this session even while it is live (lineage: the same client process, a new session id), recorded as Handoff-Lineage-From */
   from?: string | null;
-  /** recorded as Handoff-Lineage-From on the lease */
-  lineageFrom?: string | null;
 }
 
 /** `lost`: every try lost its race, so this session neither took nor refreshed the lease (`lease`: what is there now). */
@@ -97,7 +95,7 @@ export function touchLease(repo: Storage, session: string, worktree: string, o: 
       if (o.process.start) lines.push(`Handoff-Pid-Start: ${o.process.start}`);
       lines.push(`Handoff-Host: ${o.process.host.replace(/[\r\n]/g, ' ')}`);
     }
-    if (o.lineageFrom) lines.push(`Handoff-Lineage-From: ${o.lineageFrom}`);
+    if (o.from) lines.push(`Handoff-Lineage-From: ${o.from}`);
     const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
     const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
     return r.ok ? { status: cur?.session === session ? 'refreshed' : 'acquired', lease: writtenLease(repo, leaseRef(worktree), oid, lines) } : LOST;

@@ -97,7 +97,7 @@ function inherit(repo: Storage, a: Arrival, from: string, config: Config): Inher
   const reason = `lineage (${a.source})`;
   let lease = false;
   if (readLease(repo, a.worktree)?.session === from) {
-    const r = touchLease(repo, me, a.worktree, { client: a.session.client, pid: a.pid, config, from, lineageFrom: from, minIntervalMs: 0 });
+    const r = touchLease(repo, me, a.worktree, { client: a.session.client, pid: a.pid, config, from, minIntervalMs: 0 });
     lease = r.status === 'acquired';
   }
   const refs: string[] = [];

@@ -47,12 +47,12 @@ function chainFrom(commonDir: string, owner: string): string[] {
 }
 
 /** The live session behind `owner`, or null (a person, an ended, gone or stale session, one never seen here). */
-export function liveOwner(repo: Storage, owner: string | null, o: { config?: Config; now?: number } = {}): LiveOwner | null {
+export function liveOwner(repo: Storage, owner: string | null, config?: Config): LiveOwner | null {
   if (!owner || owner.startsWith(PERSON_PREFIX)) return null;
-  const now = o.now ?? Date.now();
+  const now = Date.now();
   const chain = chainFrom(repo.commonDir, owner);
   const found: LiveOwner[] = [];
-  for (const s of listSessions(repo, { config: o.config, now })) {
+  for (const s of listSessions(repo, { config, now })) {
     if (s.status !== 'live' || !chain.includes(s.session)) continue;
     found.push({ owner, session: s.session, client: s.client, host: s.host ?? thisHost(), worktree: s.worktree, lastActivity: Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0), where: 'here' });
   }
@@ -73,7 +73,7 @@ function describeLive(l: LiveOwner, among: string[]): string {
 /** A takeover of `owner`'s handoff: refused (exit 3, `owner-live`) while it is live without `--from-live`; returns the live owner. */
 export function checkTakeover(repo: Storage, ref: string, owner: string | null, session: string, takeover: TakeoverArg, retry: string, config?: Config): LiveOwner | null {
   if (takeover.from !== undefined || !owner || owner === session) return null;
-  const live = liveOwner(repo, owner, { config });
+  const live = liveOwner(repo, owner, config);
   // the session that continues the owner (lineage) is the taker itself: nobody else is at work on it
   if (live?.session === session) return null;
   if (!live || takeover.fromLive) return live;
