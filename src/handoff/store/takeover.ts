@@ -94,33 +94,22 @@ export function checkTakeover(repo: Storage, ref: string, owner: string | null, 
 /** The command a live-owner refusal prints: the refused one with `--from-live`. */
 export const fromLiveRetry = (command: string, target: string) => `git handoff ${command} ${target} --take-over --reason "<why>" --from-live`;
 
-export interface TakenFrom {
-  ref: string;
-  topic: string;
-  branch: string | null;
-  /** the version that took it */
-  oid: string;
-  from: string;
-  by: string;
-  client: string | null;
-  /** unix seconds */
-  at: number;
-  reason: string | null;
-}
+/** A takeover from one of the sessions asked about: the version that took it (`oid`), by whom, when (unix seconds), why. */
+export type TakenFrom = ReturnType<typeof takeoversFrom>[number];
 
 /** The newest takeover from any of `sessions` in each of `refs`' histories, from one git log. */
-export function takeoversFrom(repo: Storage, sessions: string[], refs: string[]): TakenFrom[] {
+export function takeoversFrom(repo: Storage, sessions: string[], refs: string[]) {
   if (!sessions.length || !refs.length) return [];
   const found = repo.commitsVia(refs, { grep: sessions.map((s) => `Handoff-Takeover-From: ${s}`) });
   if (!found) return [];
-  const out = new Map<string, TakenFrom>();
-  for (const { oid, ref, time, block } of found) {
+  const seen = new Set<string>();
+  return found.flatMap(({ oid, ref, time, block }) => {
     const t = parseTrailerLines(trailerBlockLines(block));
-    if (!t.session || !t.takeoverFrom || !sessions.includes(t.takeoverFrom) || out.has(ref)) continue;
+    if (!t.session || !t.takeoverFrom || !sessions.includes(t.takeoverFrom) || seen.has(ref)) return [];
+    seen.add(ref);
     const p = parseRef(ref);
-    out.set(ref, { ref, topic: p?.topic ?? t.topic ?? ref, branch: p?.branch ?? t.branch, oid, from: t.takeoverFrom, by: t.session, client: t.client, at: time, reason: t.reason });
-  }
-  return [...out.values()];
+    return [{ ref, topic: p?.topic ?? t.topic ?? ref, branch: p?.branch ?? t.branch, oid, from: t.takeoverFrom, by: t.session, client: t.client, at: time, reason: t.reason }];
+  });
 }
 
 /** One line: who took it, when, why. */
