@@ -23,20 +23,9 @@ export interface TakeoverArg {
 }
 
 // Whether a handoff's owner is live (SPEC 3): as `sessions` says it, for the owner or a session continuing it (lineage),
-// or a live claim of it in a claims table this clone knows.
-export interface LiveOwner {
-  /** the owner named by the handoff */
-  owner: string;
-  /** the session that is live: the owner, or the one that continues it after /clear (lineage) */
-  session: string;
-  client: string | null;
-  host: string | null;
-  worktree: string | null;
-  /** unix ms of its last sign of life */
-  lastActivity: number;
-  /** `here`: this clone's sessions; `remote`: a live claim the handoff remote's table shows */
-  where: 'here' | 'remote';
-}
+// or a live claim of it in a claims table this clone knows. `session`: the one that is live (the owner, or the one that
+// continues it after /clear); `lastActivity`: unix ms; `where`: this clone's sessions, or the handoff remote's claims table.
+export type LiveOwner = NonNullable<ReturnType<typeof liveOwner>>;
 
 /** The owner and the sessions that continue it, in order (lineage records of this clone). */
 function chainFrom(commonDir: string, owner: string): string[] {
@@ -47,20 +36,17 @@ function chainFrom(commonDir: string, owner: string): string[] {
 }
 
 /** The live session behind `owner`, or null (a person, an ended, gone or stale session, one never seen here). */
-export function liveOwner(repo: Storage, owner: string | null, config?: Config): LiveOwner | null {
+export function liveOwner(repo: Storage, owner: string | null, config?: Config) {
   if (!owner || owner.startsWith(PERSON_PREFIX)) return null;
   const now = Date.now();
   const chain = chainFrom(repo.commonDir, owner);
-  const found: LiveOwner[] = [];
-  for (const s of listSessions(repo, { config, now })) {
-    if (s.status !== 'live' || !chain.includes(s.session)) continue;
-    found.push({ owner, session: s.session, client: s.client, host: s.host ?? thisHost(), worktree: s.worktree, lastActivity: Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0), where: 'here' });
-  }
-  for (const c of readMarker(repo.commonDir)) {
-    if (!chain.includes(c.session) || !claimLive(c, now)) continue;
-    found.push({ owner, session: c.session, client: c.client, host: c.host, worktree: c.worktree, lastActivity: c.since * 1000, where: c.where === 'remote' ? 'remote' : 'here' });
-  }
-  return found.sort((a, b) => b.lastActivity - a.lastActivity)[0] ?? null;
+  const here = listSessions(repo, { config, now })
+    .filter((s) => s.status === 'live' && chain.includes(s.session))
+    .map((s) => ({ owner, session: s.session, client: s.client, host: s.host ?? thisHost(), worktree: s.worktree, lastActivity: Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0), where: 'here' as const }));
+  const claimed = readMarker(repo.commonDir)
+    .filter((c) => chain.includes(c.session) && claimLive(c, now))
+    .map((c) => ({ owner, session: c.session, client: c.client, host: c.host, worktree: c.worktree, lastActivity: c.since * 1000, where: c.where === 'remote' ? ('remote' as const) : ('here' as const) }));
+  return [...here, ...claimed].sort((a, b) => b.lastActivity - a.lastActivity)[0] ?? null;
 }
 
 /** Where and how a live owner shows life, in words. */
