@@ -81,10 +81,7 @@ export function missingRefs(repo: Storage, branch: string, refs: string[]): stri
 }
 
 /** Who is reading now: an owner id (a session id or person:<email>) and every addressee that names it. */
-export interface Reader {
-  id: string;
-  addressees: string[];
-}
+export type Reader = NonNullable<ReturnType<typeof readerOf>>;
 
 export interface ReaderInput {
   session?: string | null;
@@ -95,7 +92,7 @@ export interface ReaderInput {
 }
 
 /** The reader of a command or a session start; null when nothing says who reads (then no receipts). */
-export function readerOf(i: ReaderInput): Reader | null {
+export function readerOf(i: ReaderInput) {
   const id = i.session ?? i.person ?? null;
   if (!id) return null;
   const addressees: string[] = [];

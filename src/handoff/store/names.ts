@@ -115,20 +115,13 @@ export const branchPrefix = (branch: string) => `${HANDOFF_PREFIX}${encodeBranch
 export const archiveRef = (branch: string, topic: string, seconds: number, tip: string, root = ARCHIVE_PREFIX) =>
   `${root}${encodeBranch(branch)}/${topic}/${seconds}-${tip.slice(0, 12)}`;
 
-export interface ParsedRef {
-  kind: 'handoff' | 'archive';
-  encodedBranch: string;
-  /** null when the component was cut and hashed */
-  branch: string | null;
-  topic: string;
-  /** archive refs: the last component */
-  stamp?: string;
-}
-
-/** Parses refs/handoffs/<B>/<T> and refs/handoff-archive/<B>/<T>/<stamp>; null for anything else (isHandoffName). */
-export function parseRef(ref: string): ParsedRef | null {
+/**
+ * Parses refs/handoffs/<B>/<T> and refs/handoff-archive/<B>/<T>/<stamp>; null for anything else (isHandoffName).
+ * `branch` is null when the component was cut and hashed; `stamp`, an archive ref's last component.
+ */
+export function parseRef(ref: string) {
   // by index, not split or regex: a listing parses 10,000 names
-  const kind: ParsedRef['kind'] | null = ref.startsWith(HANDOFF_PREFIX) ? 'handoff' : ref.startsWith(ARCHIVE_PREFIX) ? 'archive' : null;
+  const kind = ref.startsWith(HANDOFF_PREFIX) ? ('handoff' as const) : ref.startsWith(ARCHIVE_PREFIX) ? ('archive' as const) : null;
   if (!kind) return null;
   const at = kind === 'handoff' ? HANDOFF_PREFIX.length : ARCHIVE_PREFIX.length;
   const first = ref.indexOf('/', at);
