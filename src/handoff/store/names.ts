@@ -60,19 +60,15 @@ export function overlapTokens(words: string): { key: string[]; dropped: string[]
   return { key, dropped };
 }
 
-export interface Overlap {
-  /** the two tokens both names start with, stopwords dropped */
-  shared: [string, string];
-  /** the stopwords dropped from either name before them */
-  dropped: string[];
-}
+/** `shared`: the two tokens both names start with, stopwords dropped; `dropped`: the stopwords dropped from either name before them. */
+export type Overlap = NonNullable<ReturnType<typeof overlapOf>>;
 
 /** Two names overlap when their first two non-stopword tokens are the same two. */
-export function overlapOf(a: string, b: string): Overlap | null {
+export function overlapOf(a: string, b: string) {
   const x = overlapTokens(a);
   const y = overlapTokens(b);
   if (x.key.length < 2 || y.key.length < 2 || x.key[0] !== y.key[0] || x.key[1] !== y.key[1]) return null;
-  return { shared: [x.key[0], x.key[1]], dropped: [...new Set([...x.dropped, ...y.dropped])] };
+  return { shared: [x.key[0], x.key[1]] as const, dropped: [...new Set([...x.dropped, ...y.dropped])] };
 }
 
 /** How an overlap is said: the two shared tokens, and the stopwords that were dropped to find them. */
