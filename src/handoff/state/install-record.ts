@@ -42,11 +42,8 @@ export function restoreOriginal(commonDir: string, file: string, clean: (origina
 }
 
 export function installWrittenFiles(commonDir: string): Set<string> {
-  const out = new Set<string>();
-  for (const rec of INSTALLED.all(commonDir) as InstallRecord[]) {
-    if (typeof rec.file === 'string' && readTextOr(rec.file) === rec.written) out.add(rec.file);
-  }
-  return out;
+  const records = INSTALLED.all(commonDir) as InstallRecord[];
+  return new Set(records.filter((rec) => typeof rec.file === 'string' && readTextOr(rec.file) === rec.written).map((rec) => rec.file));
 }
 
 /** True when `abs` (a file, or a directory git reports as untracked) holds only files install wrote as they are. */
