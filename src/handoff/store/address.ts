@@ -70,14 +70,8 @@ export function missingRefs(repo: Storage, branch: string, refs: string[]): stri
   const paths = checkable.filter((r) => refKind(r) === 'path').map((p) => p.replace(/^\.\//, ''));
   const commits = checkable.filter((r) => refKind(r) === 'commit');
   const existing = paths.length ? existingPaths(repo, branch, paths, worktreeOf(repo, branch)) : new Set<string>();
-  const missing = existing ? paths.filter((p) => !existing.has(p)) : [];
-  if (commits.length) {
-    const found = repo.objectSizes(commits.map((c) => `${c}^{commit}`));
-    commits.forEach((c, i) => {
-      if (found[i]?.type !== 'commit') missing.push(c);
-    });
-  }
-  return missing;
+  const found = commits.length ? repo.objectSizes(commits.map((c) => `${c}^{commit}`)) : [];
+  return [...(existing ? paths.filter((p) => !existing.has(p)) : []), ...commits.filter((_, i) => found[i]?.type !== 'commit')];
 }
 
 /** Who is reading now: an owner id (a session id or person:<email>) and every addressee that names it. */
