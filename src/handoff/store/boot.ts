@@ -13,7 +13,7 @@ import { versionCounts } from './versions';
 import { relativeTime } from './time';
 import { extractSections, TEMPLATE_SECTIONS } from './template';
 import { describeVerify } from './verify';
-import { describeTaken, takeoversFrom, type TakenFrom } from './takeover';
+import { describeTaken, takeoversFrom } from './takeover';
 import { lineageOf } from '../state/lineage-record';
 
 /** The sections boot shows of each handoff. */
