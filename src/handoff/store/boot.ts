@@ -98,13 +98,10 @@ export function bootView(repo: Storage, o: BootOptions = {}) {
 
 // A branch renamed by `git branch -m` leaves its handoffs under the old name (handoff refs are not branches): the
 // old name from the branch's reflog, when handoffs are still there, for list and boot to point at `rename-branch`.
-export interface Renamed {
-  from: string;
-  topics: string[];
-}
+type Renamed = NonNullable<ReturnType<typeof renamedFrom>>;
 
 /** The branch `branch` was renamed from, while handoffs are still under that name; null otherwise. */
-export function renamedFrom(repo: Storage, branch: string): Renamed | null {
+export function renamedFrom(repo: Storage, branch: string) {
   const m = /^Branch: renamed refs\/heads\/(.+) to refs\/heads\/.+$/m.exec(repo.reflogSubjects(`refs/heads/${branch}`).join('\n'));
   if (!m || m[1] === branch) return null;
   const topics = listHandoffs(repo, { branch: m[1] }).map((r) => r.topic);
