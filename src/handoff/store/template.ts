@@ -45,22 +45,18 @@ export function missingSections(body: string): string[] {
   return TEMPLATE_SECTIONS.filter((s) => extractSections(body, [s.match]).length === 0).map((s) => s.name);
 }
 
-export interface Section {
-  heading: string;
-  /** the heading line and its content, up to the next heading of the same or a higher level */
-  text: string;
-  /** the `Version by session …` heading it sits under (a `sync --resolve --keep both` merge), if any */
-  version?: string;
-}
-
 /** `Goal: …` or `**Next action:** …` opening a paragraph (what `write -m "Goal: …" -m "Next action: …"` makes). */
 const LABEL = /^ {0,3}(?:\*\*|__)?([A-Za-z][A-Za-z -]{0,40}?)(?:\*\*|__)?\s*:(?:\*\*|__)?(?:\s|$)/;
 const VERSION_HEADING = /^Version by session /;
 
-/** Sections of a body whose title matches one of `wanted`, in body order: ATX sections and paragraphs opened by a label line. */
-export function extractSections(body: string, wanted: RegExp[]): Section[] {
+/**
+ * Sections of a body whose title matches one of `wanted`, in body order: ATX sections and paragraphs opened by a label
+ * line. `text`: the heading line and its content, up to the next heading of the same or a higher level; `version`: the
+ * `Version by session …` heading it sits under (a `sync --resolve --keep both` merge), if any.
+ */
+export function extractSections(body: string, wanted: RegExp[]) {
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
-  const out: Section[] = [];
+  const out: Array<{ heading: string; text: string; version?: string }> = [];
   // level 7: a labelled paragraph, closed by a blank line, any heading or another label
   let open: { level: number; heading: string; lines: string[] } | null = null;
   let fence: string | null = null;
