@@ -8,6 +8,7 @@ import { hostLimit, pushRefusal, transientTransport } from '../../git/messages';
 import { handoffRemoteOf } from '../../git/config-values';
 import { parseTrailerLines } from '../store/document';
 import { branchPrefix, decodeBranch } from '../store/names';
+import { relativeTime } from '../store/time';
 import { moveRef } from '../store/tx';
 import { upgradeTracking } from '../store/tx/migrate';
 import { AGAIN, CLAIMS_CROWD, CONTENDED, hostLimited, LOST, retryingAsync, TRANSIENT, untilWonAsync, type Wait } from '../../retry';
@@ -217,7 +218,8 @@ function claimedError(specs: string[], holders: Claim[], me: string, nowMs: numb
   const ids = holders.map((h) => h.session);
   const lines = holders.map((h) => {
     const pairs = overlapping(specs, h.paths).map(([m, t]) => (m === t ? m : `${m} ↔ ${t}`));
-    return `  ${pairs.join(', ')}: claimed by session ${short(h.session, ids)} since ${new Date(h.since * 1000).toISOString()} (${ago(h.since, nowMs)})` +
+    const since = new Date(h.since * 1000).toISOString();
+    return `  ${pairs.join(', ')}: claimed by session ${short(h.session, ids)} since ${since} (${relativeTime(since, nowMs)})` +
       `, until ${new Date(h.expires * 1000).toISOString()}${claimNotes(h)}${h.host ? `; on ${h.host}` : ''}`;
   });
   return new HandoffError(
@@ -229,11 +231,6 @@ function claimedError(specs: string[], holders: Claim[], me: string, nowMs: numb
     { holders: holders.map(publicClaim) },
   );
 }
-
-const ago = (sinceS: number, nowMs: number) => {
-  const m = Math.max(0, Math.round((nowMs / 1000 - sinceS) / 60));
-  return m < 1 ? 'just now' : m < 120 ? `${m} min ago` : `${Math.round(m / 60)} h ago`;
-};
 
 /** A claim as `--json` prints it (times ISO 8601). */
 export const publicClaim = (c: Claim) => ({ ...c, since: new Date(c.since * 1000).toISOString(), expires: new Date(c.expires * 1000).toISOString() });

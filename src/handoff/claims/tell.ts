@@ -3,17 +3,15 @@ import { existsSync } from 'node:fs';
 import { claimLive, claimNotes, claimsMarker, readMarker, shellWord, when, type ClaimView } from '../state/claims-marker';
 import { pathClaimed } from './overlap';
 
-export interface Hit {
-  path: string;
-  claim: ClaimView;
-}
+/** A path another live session claims, and that claim. */
+export type Hit = ReturnType<typeof claimsOfOthers>[number];
 
 /** From the marker alone (no git). */
 const othersClaims = (commonDir: string, branch: string | null, session: string | null, nowMs: number): ClaimView[] =>
   existsSync(claimsMarker(commonDir)) ? readMarker(commonDir).filter((c) => (branch === null || c.branch === branch) && c.session !== session && claimLive(c, nowMs)) : [];
 
 /** Every path another live session claims: what a call whose writes the guard cannot tell may reach. */
-export const claimsOfOthers = (commonDir: string, branch: string | null, session: string | null, nowMs = Date.now()): Hit[] =>
+export const claimsOfOthers = (commonDir: string, branch: string | null, session: string | null, nowMs = Date.now()) =>
   othersClaims(commonDir, branch, session, nowMs).flatMap((claim) => claim.paths.map((p) => ({ path: p, claim })));
 
 /** Which of `paths` (repository-relative) another live session claims on `branch`. */

@@ -9,17 +9,6 @@ import { oneLine } from '../store/document';
 import { EMAIL_RE } from '../store/person';
 import { yamlParser } from '../../yaml';
 
-interface FrontmatterHandoff {
-  topic: string;
-  from: string;
-  to: string[];
-  tags: string[];
-  refs: string[];
-  body: string;
-  /** the handoff_id the file gave (checked), or the one computed when it gave none */
-  handoffId: string;
-}
-
 const REQUIRED = ['schema_version', 'from', 'to', 'topic', 'ts_utc'] as const;
 
 /** `---\n<yaml>\n---\n<body>`: the YAML text and the body, byte for byte; null when the text has no frontmatter. */
@@ -46,7 +35,7 @@ const listOf = (v: unknown): unknown[] => (v === undefined || v === null ? [] : 
 const bad = (file: string, why: string) => new HandoffError('usage', 'invalid-frontmatter', `${file}: ${why}; nothing was imported`, { file });
 
 /** Parses and checks a frontmatter handoff; null when the text has no frontmatter. Exit 2 for bad fields, 6 for a wrong handoff_id. */
-export function parseFrontmatterHandoff(file: string, text: string): FrontmatterHandoff | null {
+export function parseFrontmatterHandoff(file: string, text: string) {
   const parts = splitFrontmatter(text);
   if (!parts) return null;
   const YAML = yamlParser();
@@ -95,6 +84,5 @@ export function parseFrontmatterHandoff(file: string, text: string): Frontmatter
     tags: strings('tags').map((v) => assertSlug(v, `${file}: tags`)),
     refs: strings('references').map((v) => assertRefTarget(v, `${file}: references`)),
     body: parts.body,
-    handoffId,
   };
 }

@@ -37,22 +37,6 @@ export interface ImportPlan {
   trailers?: string[];
 }
 
-interface ImportResult {
-  file: string;
-  ref: string;
-  branch: string;
-  topic: string;
-  /** the one written as, or for `unchanged` the handoff's current owner */
-  session: string;
-  ownerFrom: 'marker' | 'session';
-  status: 'created' | 'updated' | 'unchanged' | 'refused';
-  /** the version written, or the existing version with the same body */
-  oid: string | null;
-  previous: string | null;
-  warnings: string[];
-  error?: { code: string; message: string; exitCode: number };
-}
-
 const SKIP_DIRS = new Set(['.git', 'node_modules', 'handoff-archive']);
 
 function kindOf(file: string): 'seed' | 'handover' | 'other' {
@@ -209,22 +193,24 @@ function versionWithBody(repo: Storage, ref: string, body: string): string | nul
  * Writes each plan (a body already stored as a version is not written again): a new handoff as the file's owner, an
  * existing one as the importing session, so a marker never lets one session write as another (SPEC 4 `import`).
  */
-export function runImport(repo: Storage, plans: ImportPlan[], o: { importer?: SessionRef | null; takeover?: { reason: string } | null } = {}): ImportResult[] {
+export function runImport(repo: Storage, plans: ImportPlan[], o: { importer?: SessionRef | null; takeover?: { reason: string } | null } = {}) {
   assertTakeover(o.takeover);
+  // each file's result: `session` is the one written as, or for `unchanged` the handoff's current owner; `oid` the version
+  // written, or the existing version with the same body
   return plans.map((p) => {
     const base = { file: p.file, ref: p.ref, branch: p.branch, topic: p.topic, session: p.owner.id, ownerFrom: p.ownerFrom, warnings: [] as string[] };
     try {
       const same = versionWithBody(repo, p.ref, p.body);
-      if (same) return { ...base, session: readTip(repo, p.ref)?.session ?? p.owner.id, status: 'unchanged', oid: same, previous: same };
+      if (same) return { ...base, session: readTip(repo, p.ref)?.session ?? p.owner.id, status: 'unchanged' as const, oid: same, previous: same, error: undefined };
       const exists = readTip(repo, p.ref) !== null;
       const writer = exists && o.importer ? o.importer : p.owner;
       if (o.takeover && !o.importer) throw new HandoffError('noSession', 'no-session', `--take-over names who takes over: ${NO_SESSION_HELP}`);
       const w = writeHandoff(repo, { topic: p.topic, body: p.body, branch: p.branch, session: writer, takeover: exists ? o.takeover ?? null : null, ...p.address, state: p.state, trailers: p.trailers });
-      return { ...base, session: writer.id, status: w.created ? 'created' : 'updated', oid: w.oid, previous: w.previous, warnings: w.warnings };
+      return { ...base, session: writer.id, status: w.created ? ('created' as const) : ('updated' as const), oid: w.oid, previous: w.previous, warnings: w.warnings, error: undefined };
     } catch (e) {
       const err = toHandoffError(e);
       if (err.kind === 'internal') throw e;
-      return { ...base, status: 'refused', oid: null, previous: null, error: { code: err.code, message: err.message, exitCode: err.exitCode } };
+      return { ...base, status: 'refused' as const, oid: null, previous: null, error: { code: err.code, message: err.message, exitCode: err.exitCode } };
     }
   });
 }

@@ -20,16 +20,6 @@ interface RedactOptions {
   takeover?: TakeoverArg | null;
 }
 
-interface RedactResult {
-  ref: string;
-  /** null: nothing to redact */
-  oid: string | null;
-  previous: string;
-  /** original version → its rewrite, oldest first */
-  rewritten: Array<{ from: string; to: string; findings: number }>;
-  redacted: number;
-}
-
 /** Every remote-tracking ref (the handoff remotes' copies, and git's own): a version reachable from one has left this clone. */
 const PUSHED = { globs: [`${REMOTES_ROOT}*`], remotes: true };
 
@@ -51,7 +41,7 @@ const ROTATE_STEPS = [
   'ask whoever runs the remote to remove the version if it must go: handoff refs never move backwards by push',
 ];
 
-export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<RedactResult> {
+export async function redactHandoff(repo: Storage, o: RedactOptions) {
   assertTakeover(o.takeover);
   const branch = resolveBranch(repo, o.branch);
   const ref = handoffRef(branch, o.topic);
@@ -72,7 +62,8 @@ export async function redactHandoff(repo: Storage, o: RedactOptions): Promise<Re
       { ref, versions: pushed.map((v) => ({ oid: v.oid, findings: v.findings.map(publicFinding) })) },
     );
   }
-  const result: RedactResult = { ref, oid: null, previous: tip.oid, rewritten: [], redacted: 0 };
+  // `oid` null: nothing to redact; `rewritten`: each original version and its rewrite, oldest first
+  const result = { ref, oid: null as string | null, previous: tip.oid, rewritten: [] as Array<{ from: string; to: string; findings: number }>, redacted: 0 };
   if (!found.length) return result;
   const byOid = new Map(found.map((v) => [v.oid, v.findings]));
   const map = new Map<string, string>();

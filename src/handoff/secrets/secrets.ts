@@ -170,19 +170,15 @@ export async function prepareWrite(body: string, state: HandoffState, policy: Sc
   return { body: redactedBody, state: redactedState, reason: redactedReason, trailers: [record(redactedBody, redactedState), ...trailers], redacted: found.length, allowed, refused: [] };
 }
 
-export interface VersionFindings {
-  ref: string;
-  oid: string;
-  findings: Finding[];
-}
+export type VersionFindings = Awaited<ReturnType<typeof scanVersions>>[number];
 
 /** The stored versions with unallowed findings (body, state.json, message); `skipScanned` trusts a version's scan record. */
-export async function scanVersions(repo: Storage, versions: Array<{ ref: string; oid: string }>, o: { skipScanned: boolean }): Promise<VersionFindings[]> {
+export async function scanVersions(repo: Storage, versions: Array<{ ref: string; oid: string }>, o: { skipScanned: boolean }) {
   if (!versions.length) return [];
   // commit, body and state of every version in one cat-file
   const objs = repo.readObjects(versions.flatMap((v) => [v.oid, `${v.oid}:handoff.md`, `${v.oid}:state.json`]));
   const text = (b: (typeof objs)[number]) => (b && b.type === 'blob' ? b.content.toString('utf8') : '');
-  const out: VersionFindings[] = [];
+  const out: Array<{ ref: string; oid: string; findings: Finding[] }> = [];
   for (let i = 0; i < versions.length; i++) {
     const c = objs[3 * i];
     if (!c || c.type !== 'commit') continue;

@@ -1,8 +1,7 @@
 // The claims state file (SPEC 10): the live claims this clone knows, present only while there are some, so the sh
 // front hands a writing call to node only then (one stat). A cache for telling, never authority: the refs decide.
 // A claim's shape and liveness are here, below the store, which asks them for a takeover.
-import { rmSync } from 'node:fs';
-import { localRecord } from './state-file';
+import { localRecord, removeFile } from './state-file';
 import { processGone } from './session-process';
 
 export interface Claim {
@@ -97,7 +96,7 @@ export const claimsMarker = (commonDir: string) => MARKER.at(commonDir);
 
 /** Writes the marker (removes it when no claim is live). */
 export function writeMarker(commonDir: string, claims: ClaimView[]): void {
-  if (claims.length === 0) rmSync(claimsMarker(commonDir), { force: true });
+  if (claims.length === 0) removeFile(claimsMarker(commonDir));
   else MARKER.write(commonDir, { claims });
 }
 

@@ -1,10 +1,10 @@
 // What `install --agent` wrote into a worktree and what was there before: uninstall gives the original back when the
 // file is still as install left it, and such files are no session's uncommitted work.
 import { createHash } from '../../lazy-crypto';
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readTextOr } from '../../read-file';
-import { localRecord } from './state-file';
+import { localRecord, removeFile } from './state-file';
 
 interface InstallRecord {
   file: string;
@@ -30,11 +30,11 @@ export function installWrite(commonDir: string, file: string, text: string): voi
 /** Gives `file` back as it was before install when it is still what install wrote; the record is dropped either way. */
 export function restoreOriginal(commonDir: string, file: string, clean: (original: string) => boolean): 'restored' | 'deleted' | null {
   const rec = readRecord(commonDir, file);
-  rmSync(INSTALLED.at(commonDir, keyOf(file)), { force: true });
+  removeFile(INSTALLED.at(commonDir, keyOf(file)));
   // `clean`: the original holds nothing of ours (an older install's wiring is removed the ordinary way)
   if (!rec || readTextOr(file) !== rec.written || (rec.original !== null && !clean(rec.original))) return null;
   if (rec.original === null) {
-    rmSync(file, { force: true });
+    removeFile(file);
     return 'deleted';
   }
   writeFileSync(file, rec.original);
@@ -42,11 +42,8 @@ export function restoreOriginal(commonDir: string, file: string, clean: (origina
 }
 
 export function installWrittenFiles(commonDir: string): Set<string> {
-  const out = new Set<string>();
-  for (const rec of INSTALLED.all(commonDir) as InstallRecord[]) {
-    if (typeof rec.file === 'string' && readTextOr(rec.file) === rec.written) out.add(rec.file);
-  }
-  return out;
+  const records = INSTALLED.all(commonDir) as InstallRecord[];
+  return new Set(records.filter((rec) => typeof rec.file === 'string' && readTextOr(rec.file) === rec.written).map((rec) => rec.file));
 }
 
 /** True when `abs` (a file, or a directory git reports as untracked) holds only files install wrote as they are. */

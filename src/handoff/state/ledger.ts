@@ -126,12 +126,16 @@ export interface SessionActivity {
   paths: string[];
 }
 
-/** Per session in one worktree: its latest activity and the paths it was the last to write (released claims dropped). */
-export function worktreeActivity(commonDir: string, worktree: string): Map<string, SessionActivity> {
+/**
+ * Per session in one worktree (under each of its spellings, nearly always one): its latest activity and the paths it
+ * was the last to write (released claims dropped).
+ */
+export function worktreeActivity(commonDir: string, worktree: string | ReadonlySet<string>): Map<string, SessionActivity> {
+  const here = typeof worktree === 'string' ? new Set([worktree]) : worktree;
   const lastWriter = new Map<string, string>();
   const acts = new Map<string, SessionActivity>();
   for (const e of readLedger(commonDir)) {
-    if (e.worktree !== worktree) continue;
+    if (!here.has(e.worktree)) continue;
     const a = acts.get(e.session) ?? { session: e.session, lastSeen: 0, released: false, paths: [] };
     a.lastSeen = Math.max(a.lastSeen, e.t);
     if (e.released) {

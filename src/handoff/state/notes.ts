@@ -1,11 +1,11 @@
 // Notes left for a session (SPEC 3, 10), told at its next tool call, after-tool hook or session start: by another
 // process, or by its own guard for a client whose model reads no context before a tool (`kept`). Leaving one removes
 // the session's heartbeat file, and the sh front sends an after-tool hook to node while one is pending.
-import { renameSync, rmSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import path from 'node:path';
 import { encodeBranch, handoffDir, jsonLines } from './paths';
 import { readTextOr } from '../../read-file';
-import { appendState, optionalWrite } from './state-file';
+import { appendState, optionalWrite, removeFile } from './state-file';
 
 type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken' | 'beside' | 'kept';
 
@@ -27,12 +27,12 @@ const MAX_NOTES_FILE = 64 * 1024;
 const pending = (file: string): Note[] => jsonLines(readTextOr(file) ?? '').filter((n) => typeof n.text === 'string' && typeof n.kind === 'string');
 
 /** Optional state (a full disk skips it). */
-export function leaveNote(commonDir: string, session: string, note: { kind: NoteKind; text: string; key?: string }, now = Date.now()): void {
+export function leaveNote(commonDir: string, session: string, note: { kind: NoteKind; text: string; key?: string }): void {
   optionalWrite(() => {
     const file = sessionStateFile(commonDir, session, 'note');
     if (pending(file).some((n) => (n.key ?? n.text) === (note.key ?? note.text))) return;
-    appendState(file, JSON.stringify({ ...note, t: now }) + '\n', handoffDir(commonDir), MAX_NOTES_FILE);
-    rmSync(sessionStateFile(commonDir, session, 'beat'), { force: true });
+    appendState(file, JSON.stringify({ ...note, t: Date.now() }) + '\n', handoffDir(commonDir), MAX_NOTES_FILE);
+    removeFile(sessionStateFile(commonDir, session, 'beat'));
   });
 }
 
@@ -48,6 +48,6 @@ export function takeNotes(commonDir: string, session: string): Note[] {
   try {
     return pending(taking);
   } finally {
-    rmSync(taking, { force: true });
+    removeFile(taking);
   }
 }

@@ -4,18 +4,14 @@ import { readTextOr } from '../../read-file';
 import { processStart } from './lineage-record';
 import { localRecord } from './state-file';
 
-export interface ClientProcess {
-  pid: number;
-  /** /proc start time, null where there is no /proc */
-  start: string | null;
-  host: string;
-}
+/** A client process: its pid, its /proc start time (null where there is no /proc), its host. */
+export type ClientProcess = ReturnType<typeof describeProcess>;
 
 // node:os required at the first use: the guard's full look loads this module at every run and needs no host name
 // on most (loading node:os costs about 0.2 ms)
 export const thisHost = () => (require('node:os') as typeof import('node:os')).hostname();
 
-export const describeProcess = (pid: number): ClientProcess => ({ pid, start: processStart(pid), host: thisHost() });
+export const describeProcess = (pid: number) => ({ pid, start: processStart(pid), host: thisHost() });
 
 /** True only when the process is known not to run any more: on this host, and gone or another process now. */
 export function processGone(p: { pid: number | null; start?: string | null; host?: string | null }): boolean {

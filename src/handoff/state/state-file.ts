@@ -1,5 +1,5 @@
 // Writing git-handoff's local state: never through a symlink, never into another user's file or directory, bounded.
-import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileStamp, readJsonOr } from '../../read-file';
 import { encodeBranch, handoffDir, jsonLines, readFilesIn } from './paths';
@@ -89,7 +89,7 @@ export function appendState(file: string, text: string, root: string, max = MAX_
 export function writeState(file: string, data: string | Buffer, root: string, exclusive = false): void {
   stateDir(path.dirname(file), root);
   const tmp = `${file}.${process.pid}.tmp`;
-  rmSync(tmp, { force: true }); // a crashed run's leftover (a symlink there goes, not its target)
+  removeFile(tmp); // a crashed run's leftover (a symlink there goes, not its target)
   try {
     const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     try {
@@ -101,7 +101,16 @@ export function writeState(file: string, data: string | Buffer, root: string, ex
     if (exclusive) linkSync(tmp, file);
     else renameSync(tmp, file);
   } finally {
-    rmSync(tmp, { force: true });
+    removeFile(tmp);
+  }
+}
+
+/** Removes a state file (or a symlink there) if it is there; unlink, not rmSync, which loads node's rimraf module on first use (ms). */
+export function removeFile(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
 }
 

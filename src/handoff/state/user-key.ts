@@ -1,10 +1,10 @@
 // This user's key (<XDG cache>/git-handoff/cache-key, 0600, made on first use) and the MAC under it: what only this
 // user's git-handoff could have made (the guard's config cache, a version's scan record).
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { userCacheDir } from '../../user-dirs';
 import { hmacSha256Hex } from './hmac';
-import { writeState } from './state-file';
+import { removeFile, writeState } from './state-file';
 
 /** 64 lowercase hex digits, checked on the bytes: Buffer's toString costs the guard a compile at its first call. */
 const wholeKey = (b: Uint8Array): boolean => {
@@ -47,6 +47,6 @@ export function userMac(text: string, env: NodeJS.ProcessEnv = process.env): str
   const r = readKey(file);
   if ('key' in r) return hmacSha256Hex(r.key, text);
   // a key not written whole (a disk that filled) is made again by the next run that can write it
-  if (r.partial) rmSync(file, { force: true });
+  if (r.partial) removeFile(file);
   throw new Error(r.bad);
 }

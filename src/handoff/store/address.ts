@@ -70,21 +70,12 @@ export function missingRefs(repo: Storage, branch: string, refs: string[]): stri
   const paths = checkable.filter((r) => refKind(r) === 'path').map((p) => p.replace(/^\.\//, ''));
   const commits = checkable.filter((r) => refKind(r) === 'commit');
   const existing = paths.length ? existingPaths(repo, branch, paths, worktreeOf(repo, branch)) : new Set<string>();
-  const missing = existing ? paths.filter((p) => !existing.has(p)) : [];
-  if (commits.length) {
-    const found = repo.objectSizes(commits.map((c) => `${c}^{commit}`));
-    commits.forEach((c, i) => {
-      if (found[i]?.type !== 'commit') missing.push(c);
-    });
-  }
-  return missing;
+  const found = commits.length ? repo.objectSizes(commits.map((c) => `${c}^{commit}`)) : [];
+  return [...(existing ? paths.filter((p) => !existing.has(p)) : []), ...commits.filter((_, i) => found[i]?.type !== 'commit')];
 }
 
 /** Who is reading now: an owner id (a session id or person:<email>) and every addressee that names it. */
-export interface Reader {
-  id: string;
-  addressees: string[];
-}
+export type Reader = NonNullable<ReturnType<typeof readerOf>>;
 
 export interface ReaderInput {
   session?: string | null;
@@ -95,7 +86,7 @@ export interface ReaderInput {
 }
 
 /** The reader of a command or a session start; null when nothing says who reads (then no receipts). */
-export function readerOf(i: ReaderInput): Reader | null {
+export function readerOf(i: ReaderInput) {
   const id = i.session ?? i.person ?? null;
   if (!id) return null;
   const addressees: string[] = [];

@@ -13,7 +13,7 @@ import { versionCounts } from './versions';
 import { relativeTime } from './time';
 import { extractSections, TEMPLATE_SECTIONS } from './template';
 import { describeVerify } from './verify';
-import { describeTaken, takeoversFrom, type TakenFrom } from './takeover';
+import { describeTaken, takeoversFrom } from './takeover';
 import { lineageOf } from '../state/lineage-record';
 
 /** The sections boot shows of each handoff. */
@@ -26,18 +26,8 @@ export interface SessionStartRecord {
   problem: string | null;
 }
 
-interface BootView {
-  branch: string | null;
-  session: string | null;
-  /** every branch's handoffs, not only this branch's */
-  all: boolean;
-  handoffs: BootHandoff[];
-  record?: SessionStartRecord;
-  /** none here, and the branch was renamed from one whose handoffs are still under the old name */
-  renamed?: Renamed;
-  /** handoffs another session took over from this one (or from a session it continues), not taken back */
-  takenFromYou?: TakenFrom[];
-}
+/** The view: the branch (null: every branch), the reader's session, the handoffs in order, and what session start says first. */
+type BootView = ReturnType<typeof bootView>;
 
 /** A handoff as boot shows it: addressed to this reader by name, and whether the reader has read its tip (null: no reader, or its own). */
 interface BootHandoff extends HandoffView {
@@ -63,7 +53,7 @@ interface BootOptions {
 }
 
 /** This branch's handoffs (every branch's with `all`, or on a detached HEAD): own first, then this branch, then newest. */
-export function bootView(repo: Storage, o: BootOptions = {}): BootView {
+export function bootView(repo: Storage, o: BootOptions = {}) {
   const branch = o.branch ?? repo.branch;
   const all = !!o.all || !branch;
   // one branch: its handoffs, their copies, its tip and the receipts' notes in one for-each-ref, which answers their reads
@@ -108,13 +98,10 @@ export function bootView(repo: Storage, o: BootOptions = {}): BootView {
 
 // A branch renamed by `git branch -m` leaves its handoffs under the old name (handoff refs are not branches): the
 // old name from the branch's reflog, when handoffs are still there, for list and boot to point at `rename-branch`.
-export interface Renamed {
-  from: string;
-  topics: string[];
-}
+type Renamed = NonNullable<ReturnType<typeof renamedFrom>>;
 
 /** The branch `branch` was renamed from, while handoffs are still under that name; null otherwise. */
-export function renamedFrom(repo: Storage, branch: string): Renamed | null {
+export function renamedFrom(repo: Storage, branch: string) {
   const m = /^Branch: renamed refs\/heads\/(.+) to refs\/heads\/.+$/m.exec(repo.reflogSubjects(`refs/heads/${branch}`).join('\n'));
   if (!m || m[1] === branch) return null;
   const topics = listHandoffs(repo, { branch: m[1] }).map((r) => r.topic);

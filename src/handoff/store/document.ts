@@ -25,13 +25,8 @@ export const TRAILER = {
 /** Trailers that may appear several times (issue 18: addressing), read into lists in order. */
 export const LIST_TRAILER = { to: 'Handoff-To', tags: 'Handoff-Tag', refs: 'Handoff-Ref' } as const;
 
-export interface HandoffState {
-  branch: string;
-  head: string | null;
-  worktree: string | null;
-  dirty: string[];
-  files: string[];
-}
+/** state.json: the branch and its head when written, the worktree, its uncommitted paths, the files the body names. */
+export type HandoffState = NonNullable<ReturnType<typeof parseState>>;
 
 /** A version's trailers as git reads them: an ambiguous block (`problem`) names no owner; `claimed` then holds every
  * Claude-Session-Id value any reader could take from it. */
@@ -139,7 +134,7 @@ const isTextList = (v: unknown): v is string[] => Array.isArray(v) && v.length <
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** state.json of a version, validated (schema, sizes, no control characters): anything else is data nobody reads, so null. */
-export function parseState(text: string | null): HandoffState | null {
+export function parseState(text: string | null) {
   if (!text || text.length > STATE_MAX) return null;
   let j: unknown;
   try {

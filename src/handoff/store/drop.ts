@@ -2,8 +2,7 @@
 // so killed at any point they moved together or not at all.
 import { HandoffError } from '../../errors';
 import type { Storage } from '../../git/storage';
-import { DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX } from './names';
-import { parseTrailerLines } from './document';
+import { archiveRef, DROPPED_PREFIX, handoffRef, HANDOFF_PREFIX } from './names';
 import type { SessionRef } from '../state/session';
 import { actOn, archivedVersions, readTip, refusedOwned } from './store';
 import type { TakeoverArg } from './takeover';
@@ -28,7 +27,7 @@ export function dropHandoff(repo: Storage, branch: string, topic: string, sessio
           { ref },
         );
       }
-      const keptAs = `${DROPPED_PREFIX}${encodeBranch(branch)}/${topic}/${Math.floor(Date.now() / 1000)}-${tip.oid.slice(0, 12)}`;
+      const keptAs = archiveRef(branch, topic, Math.floor(Date.now() / 1000), tip.oid, DROPPED_PREFIX);
       const r = moveRefs(
         repo,
         [
@@ -61,21 +60,20 @@ export function droppedRefOf(arg: string): string | null {
  */
 export function undropHandoff(repo: Storage, dropped: string, session: SessionRef, takeover: TakeoverArg | null) {
   const parts = dropped.slice(DROPPED_PREFIX.length).split('/');
-  const rec = repo.listRefs([dropped]).find((r) => r.ref === dropped);
-  if (!rec || parts.length !== 3) throw new HandoffError('usage', 'not-found', `no dropped handoff ${dropped}; \`git for-each-ref ${DROPPED_PREFIX}\` lists them`);
+  const tip = parts.length === 3 ? readTip(repo, dropped) : null;
+  if (!tip) throw new HandoffError('usage', 'not-found', `no dropped handoff ${dropped}; \`git for-each-ref ${DROPPED_PREFIX}\` lists them`);
   const ref = `${HANDOFF_PREFIX}${parts[0]}/${parts[1]}`;
-  const t = parseTrailerLines(rec.trailers);
   if (repo.readRef(ref)) throw new HandoffError('usage', 'exists', `"${parts[1]}" is live again (${ref}): nothing is restored over it; its dropped versions stay at ${dropped}`, { ref });
-  const told = actOn(repo, { oid: rec.oid, session: t.session, time: rec.time }, dropped, parts[1], session, takeover, 'restore', dropped);
+  const told = actOn(repo, tip, dropped, parts[1], session, takeover, 'restore', dropped);
   const r = moveRefs(
     repo,
     [
-      { op: 'create', ref, newOid: rec.oid },
-      { op: 'delete', ref: dropped, oldOid: rec.oid },
+      { op: 'create', ref, newOid: tip.oid },
+      { op: 'delete', ref: dropped, oldOid: tip.oid },
     ],
     takeover ? `handoff restore ${parts[1]} (dropped; taken over: ${takeover.reason})` : `handoff restore ${parts[1]} (dropped)`,
   );
   if (!r.ok) throw new HandoffError('concurrent', 'concurrent-update', `${ref} or ${dropped} moved during the restore; nothing moved (${r.message})`);
-  told?.('restored', t.branch ?? parts[0], parts[1]);
-  return { ref, from: dropped, oid: rec.oid };
+  told?.('restored', tip.trailers.branch ?? parts[0], parts[1]);
+  return { ref, from: dropped, oid: tip.oid };
 }

@@ -9,19 +9,8 @@ import { commitRecord, moveRef } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 import { processGone, type ClientProcess } from '../state/session-process';
 
-export interface Lease {
-  ref: string;
-  oid: string;
-  session: string;
-  worktree: string;
-  client: string | null;
-  pid: number | null;
-  /** the client process's start time and host (Handoff-Pid-Start, Handoff-Host), to tell it is gone */
-  pidStart: string | null;
-  host: string | null;
-  /** heartbeat, unix seconds */
-  time: number;
-}
+/** A lease as its ref and commit say: the holder, its worktree, its client process (pid, start time, host) and heartbeat (unix seconds). */
+export type Lease = ReturnType<typeof listLeases>[number];
 
 export const leaseTtlMs = (c: Config) => setting(c, 'leaseTTL');
 /** Live: a heartbeat younger than the TTL, and the client process it names on this host not gone. */
@@ -39,7 +28,7 @@ const readLeaseTrailers = trailerReader({
 }, {}, { controlsInValues: true });
 
 /** Every lease of the repository, from one for-each-ref, or from `recs`. */
-export function listLeases(repo: Storage, recs: readonly RefRecord[] = repo.listRefs([LEASE_PREFIX])): Lease[] {
+export function listLeases(repo: Storage, recs: readonly RefRecord[] = repo.listRefs([LEASE_PREFIX])) {
   return recs.flatMap((r) => {
     const t = readLeaseTrailers(r.trailers);
     const session = t.session;
@@ -73,10 +62,8 @@ export interface TouchOptions {
   minIntervalMs?: number;
   config?: Config;
   now?: number;
-  /** take the lease over from this session even while it is live (lineage: the same client process, a new session id) */
+  /** take the lease over from this session even while it is live (lineage: the same client process, a new session id), recorded as Handoff-Lineage-From */
   from?: string | null;
-  /** recorded as Handoff-Lineage-From on the lease */
-  lineageFrom?: string | null;
 }
 
 /** `lost`: every try lost its race, so this session neither took nor refreshed the lease (`lease`: what is there now). */
@@ -108,7 +95,7 @@ export function touchLease(repo: Storage, session: string, worktree: string, o: 
       if (o.process.start) lines.push(`Handoff-Pid-Start: ${o.process.start}`);
       lines.push(`Handoff-Host: ${o.process.host.replace(/[\r\n]/g, ' ')}`);
     }
-    if (o.lineageFrom) lines.push(`Handoff-Lineage-From: ${o.lineageFrom}`);
+    if (o.from) lines.push(`Handoff-Lineage-From: ${o.from}`);
     const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
     const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
     return r.ok ? { status: cur?.session === session ? 'refreshed' : 'acquired', lease: writtenLease(repo, leaseRef(worktree), oid, lines) } : LOST;

@@ -25,15 +25,6 @@ export interface Arrival {
   config?: Config;
 }
 
-export interface Inheritance {
-  from: string;
-  /** handoff refs taken over */
-  refs: string[];
-  lease: boolean;
-  /** ledger paths whose claims moved over */
-  paths: string[];
-}
-
 /** The session this arrival continues: the latest unsucceeded one seen in the same process, else the live lease holder with its pid. */
 export function findPredecessor(repo: Storage, a: Arrival, records: LineageRecord[], ttlMs: number): string | null {
   if (a.pid === null || !CONTINUING.has(a.source)) return null;
@@ -56,7 +47,7 @@ export function findPredecessor(repo: Storage, a: Arrival, records: LineageRecor
 }
 
 /** Notes a session at its first sight (`created`; or a resume's new pid) and, when it continues another, inherits from it. */
-export function noteArrival(repo: Storage, a: Arrival): { record: LineageRecord; created: boolean; inherited: Inheritance | null } {
+export function noteArrival(repo: Storage, a: Arrival): { record: LineageRecord; created: boolean; inherited: ReturnType<typeof inherit> | null } {
   const me = a.session.id;
   const existing = readRecord(repo.commonDir, me);
   if (existing) {
@@ -92,12 +83,13 @@ export function noteArrival(repo: Storage, a: Arrival): { record: LineageRecord;
   return { record: done, created: true, inherited };
 }
 
-function inherit(repo: Storage, a: Arrival, from: string, config: Config): Inheritance {
+/** What a new session takes over from the one it continues: its handoff refs, its lease, its ledger paths. */
+function inherit(repo: Storage, a: Arrival, from: string, config: Config) {
   const me = a.session.id;
   const reason = `lineage (${a.source})`;
   let lease = false;
   if (readLease(repo, a.worktree)?.session === from) {
-    const r = touchLease(repo, me, a.worktree, { client: a.session.client, pid: a.pid, config, from, lineageFrom: from, minIntervalMs: 0 });
+    const r = touchLease(repo, me, a.worktree, { client: a.session.client, pid: a.pid, config, from, minIntervalMs: 0 });
     lease = r.status === 'acquired';
   }
   const refs: string[] = [];

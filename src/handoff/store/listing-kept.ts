@@ -37,15 +37,12 @@ function keyOf(repo: Storage): string | null {
   return git ? `${VERSION}\0${repo.objectFormat}\0${git}\0${JSON.stringify([...rules!])}\n` : null;
 }
 
-interface Kept {
-  /** the records, as git printed them */
-  text: string;
-  /** the verified record commit these records were found to agree with (the loss record: record-reads.ts), or null */
-  agreed: string | null;
-}
-
-/** The kept listing for this key, or null: its key line, a line naming the record it agreed with (or empty), the records. */
-function readKept(repo: Storage, key: string): Kept | null {
+/**
+ * The kept listing for this key, or null: its key line, a line naming the record it agreed with (or empty), the records.
+ * `text`: the records, as git printed them; `agreed`: the verified record commit they were found to agree with (the
+ * loss record: record-reads.ts), or null.
+ */
+function readKept(repo: Storage, key: string) {
   let data: Buffer;
   try {
     data = readFileSync(listingFile(repo));

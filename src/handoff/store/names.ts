@@ -60,19 +60,15 @@ export function overlapTokens(words: string): { key: string[]; dropped: string[]
   return { key, dropped };
 }
 
-export interface Overlap {
-  /** the two tokens both names start with, stopwords dropped */
-  shared: [string, string];
-  /** the stopwords dropped from either name before them */
-  dropped: string[];
-}
+/** `shared`: the two tokens both names start with, stopwords dropped; `dropped`: the stopwords dropped from either name before them. */
+export type Overlap = NonNullable<ReturnType<typeof overlapOf>>;
 
 /** Two names overlap when their first two non-stopword tokens are the same two. */
-export function overlapOf(a: string, b: string): Overlap | null {
+export function overlapOf(a: string, b: string) {
   const x = overlapTokens(a);
   const y = overlapTokens(b);
   if (x.key.length < 2 || y.key.length < 2 || x.key[0] !== y.key[0] || x.key[1] !== y.key[1]) return null;
-  return { shared: [x.key[0], x.key[1]], dropped: [...new Set([...x.dropped, ...y.dropped])] };
+  return { shared: [x.key[0], x.key[1]] as const, dropped: [...new Set([...x.dropped, ...y.dropped])] };
 }
 
 /** How an overlap is said: the two shared tokens, and the stopwords that were dropped to find them. */
@@ -111,24 +107,17 @@ function decodeComponent(component: string): string | null {
 export const handoffRef = (branch: string, topic: string) => `${HANDOFF_PREFIX}${encodeBranch(branch)}/${topic}`;
 export const branchPrefix = (branch: string) => `${HANDOFF_PREFIX}${encodeBranch(branch)}/`;
 
-/** refs/handoff-archive/<B>/<T>/<unix-seconds>-<12 hex of the tip> */
-export const archiveRef = (branch: string, topic: string, seconds: number, tip: string) =>
-  `${ARCHIVE_PREFIX}${encodeBranch(branch)}/${topic}/${seconds}-${tip.slice(0, 12)}`;
+/** refs/handoff-archive/<B>/<T>/<unix-seconds>-<12 hex of the tip> (a drop's: under refs/handoff-dropped/) */
+export const archiveRef = (branch: string, topic: string, seconds: number, tip: string, root = ARCHIVE_PREFIX) =>
+  `${root}${encodeBranch(branch)}/${topic}/${seconds}-${tip.slice(0, 12)}`;
 
-export interface ParsedRef {
-  kind: 'handoff' | 'archive';
-  encodedBranch: string;
-  /** null when the component was cut and hashed */
-  branch: string | null;
-  topic: string;
-  /** archive refs: the last component */
-  stamp?: string;
-}
-
-/** Parses refs/handoffs/<B>/<T> and refs/handoff-archive/<B>/<T>/<stamp>; null for anything else (isHandoffName). */
-export function parseRef(ref: string): ParsedRef | null {
+/**
+ * Parses refs/handoffs/<B>/<T> and refs/handoff-archive/<B>/<T>/<stamp>; null for anything else (isHandoffName).
+ * `branch` is null when the component was cut and hashed; `stamp`, an archive ref's last component.
+ */
+export function parseRef(ref: string) {
   // by index, not split or regex: a listing parses 10,000 names
-  const kind: ParsedRef['kind'] | null = ref.startsWith(HANDOFF_PREFIX) ? 'handoff' : ref.startsWith(ARCHIVE_PREFIX) ? 'archive' : null;
+  const kind = ref.startsWith(HANDOFF_PREFIX) ? ('handoff' as const) : ref.startsWith(ARCHIVE_PREFIX) ? ('archive' as const) : null;
   if (!kind) return null;
   const at = kind === 'handoff' ? HANDOFF_PREFIX.length : ARCHIVE_PREFIX.length;
   const first = ref.indexOf('/', at);

@@ -39,9 +39,7 @@ export interface Violation {
 
 /** Trailers of many commits as git reads them (the product's one reading), in one process. */
 export function readTrailersOf(repo: Storage, oids: string[]): Map<string, Trailers & { parents: string[] }> {
-  const out = new Map<string, Trailers & { parents: string[] }>();
-  for (const c of repo.describeCommits(oids)) out.set(c.oid, { ...parseTrailerLines(c.trailers), parents: c.parents });
-  return out;
+  return new Map(repo.describeCommits(oids).map((c) => [c.oid, { ...parseTrailerLines(c.trailers), parents: c.parents }]));
 }
 
 /** `git rev-list` arguments for the commits deleting `refs` takes out of the history (branches, or one remote's tracking refs). */
@@ -54,12 +52,10 @@ export function onlyInArgs(refs: readonly string[]): string[] {
 
 /** The commits among `oids` another session may own (an ambiguous block protects every session any reader could take from it). */
 export function foreignCommits(repo: Storage, oids: string[], session: string): Array<{ oid: string; session: string }> {
-  const out: Array<{ oid: string; session: string }> = [];
-  for (const [oid, t] of readTrailersOf(repo, oids)) {
+  return [...readTrailersOf(repo, oids)].flatMap(([oid, t]) => {
     const other = t.session ?? t.claimed?.find((s) => s !== session) ?? null;
-    if (other && other !== session) out.push({ oid, session: other });
-  }
-  return out;
+    return other && other !== session ? [{ oid, session: other }] : [];
+  });
 }
 
 /** checkAdvances of one move. */

@@ -10,12 +10,8 @@ import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';
 export const trackingNotesRef = (remote: string) => trackingOf(remote, NOTES_REF);
 
 export type How = 'read' | 'surfaced';
-export interface Receipt {
-  reader: string;
-  /** ISO 8601 */
-  at: string;
-  how: How;
-}
+/** A receipt: who, when (ISO 8601), and whether it read the version or was shown it at session start. */
+export type Receipt = ReturnType<typeof parseReceipts>[number];
 export interface ReceiptEntry {
   /** the version's commit */
   oid: string;
@@ -26,13 +22,11 @@ export interface ReceiptEntry {
 const LINE_RE = /^(\S{1,300}) (\d{1,12}) (read|surfaced)$/;
 
 /** The receipts of one note; lines of another shape are kept in the note but not read as receipts. */
-export function parseReceipts(text: string): Receipt[] {
-  const out: Receipt[] = [];
-  for (const line of text.split('\n')) {
+export function parseReceipts(text: string) {
+  return text.split('\n').flatMap((line) => {
     const m = LINE_RE.exec(line.trim());
-    if (m) out.push({ reader: m[1], at: new Date(Number(m[2]) * 1000).toISOString(), how: m[3] as How });
-  }
-  return out;
+    return m ? [{ reader: m[1], at: new Date(Number(m[2]) * 1000).toISOString(), how: m[3] as How }] : [];
+  });
 }
 
 interface NoteEntry {

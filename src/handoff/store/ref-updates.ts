@@ -22,13 +22,10 @@ const isZero = (oid: string) => /^0+$/.test(oid);
 
 /** `<old> <new> <ref>` lines, zeros as null. */
 export function parseUpdates(input: string): RefUpdate[] {
-  const out: RefUpdate[] = [];
-  for (const line of input.split('\n')) {
+  return input.split('\n').flatMap((line) => {
     const [o, n, ref] = line.trim().split(' ');
-    if (!ref) continue;
-    out.push({ oldOid: isZero(o) ? null : o, newOid: isZero(n) ? null : n, ref });
-  }
-  return out;
+    return ref ? [{ oldOid: isZero(o) ? null : o, newOid: isZero(n) ? null : n, ref }] : [];
+  });
 }
 
 const FETCH_FIRST = 'this server keeps every version: run `git handoff sync` (it fetches, merges, and pushes fast-forwards only); a diverged handoff is merged with `git handoff sync --resolve <topic> --keep local|remote|both`. Never force-push handoff refs.';
@@ -155,20 +152,18 @@ function receiptRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] {
  * as written): refused for a handoff commit, or for any tree or blob while handoffs exist (their reach is not cheap to tell).
  */
 function replaceRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] {
-  const out: Refusal[] = [];
   const handoffs = [HANDOFF_PREFIX.replace(/\/$/, ''), ARCHIVE_PREFIX.replace(/\/$/, '')];
-  for (const u of updates) {
-    if (!u.ref.startsWith(REPLACE_PREFIX) || !u.newOid) continue;
+  return updates.flatMap((u): Refusal[] => {
+    if (!u.ref.startsWith(REPLACE_PREFIX) || !u.newOid) return [];
     const replaced = u.ref.slice(REPLACE_PREFIX.length);
     const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectSizes([replaced])[0]?.type : null;
     const reach = repo.firstRef(handoffs, type === 'commit' ? { contains: replaced } : {});
-    if (!reach) continue;
-    out.push({
+    if (!reach) return [];
+    return [{
       ref: u.ref,
       rule: 'replace',
       message: type === 'commit' ? `it would show another commit in place of ${replaced}, a version of ${reach}` : `it would show another object in place of ${replaced || 'an object'} while handoffs exist`,
       hint: 'handoff history is read as written: a handoff changes only by a new version (git handoff write), never by a replace ref or a graft',
-    });
-  }
-  return out;
+    }];
+  });
 }

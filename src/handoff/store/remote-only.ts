@@ -3,24 +3,17 @@
 // archive entry. boot, list and the startup view show them, marked as on the remote, with the command that brings them.
 import type { RefRecord, Storage } from '../../git/storage';
 import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX, REMOTES_ROOT } from './names';
-import { readListing, rowOf, type HandoffRow } from './store';
+import { readListing, rowOf } from './store';
 import { parseTrackingRef, trackingTips } from './sync-state';
 
-export interface RemoteOnlyRow extends HandoffRow {
-  sync: 'remote-only';
-  /** the remote whose tracking ref holds it */
-  remote: string;
-  /** the tracking ref (the local ref it would become is `ref`) */
-  trackingRef: string;
-  /** the command that brings it into this clone */
-  fetch: string;
-}
+/** A remote-only row: `remote` holds it at `trackingRef`; `fetch` is the command that brings it into this clone. */
+export type RemoteOnlyRow = ReturnType<typeof remoteOnlyHandoffs>[number];
 
 /**
  * Remote-only handoffs of one branch (or of all), one row per handoff, from the copy trackingTips picks. From list's
  * listing of the same scope (readListing), with the archive's names read only when a tracking copy needs them.
  */
-export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; all?: boolean } = {}): RemoteOnlyRow[] {
+export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; all?: boolean } = {}) {
   const scope = o.all || !o.branch ? null : `${encodeBranch(o.branch)}/`;
   const recs = readListing(repo, scope ? { branch: o.branch! } : { all: true });
   // no tracking copy (most clones, most of the time): nothing to find, and 10,000 local refs need no set
@@ -33,9 +26,9 @@ export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; a
     for (const r of repo.listRefNames([ARCHIVE_PREFIX + (scope ?? '')])) local.add(HANDOFF_PREFIX + r.ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
   }
   const wanted = tracking.filter(({ t }) => t && !local.has(t.local) && (!scope || t.local.startsWith(HANDOFF_PREFIX + scope)));
-  const rows = [...trackingTips(repo, wanted.map((x) => x.rec))].flatMap(([ref, t]): RemoteOnlyRow[] => {
+  const rows = [...trackingTips(repo, wanted.map((x) => x.rec))].flatMap(([ref, t]) => {
     const row = rowOf(t.rec, 'local', ref);
-    return row ? [{ ...row, sync: 'remote-only', remote: t.remote, trackingRef: t.rec.ref, fetch: `git handoff fetch ${t.remote}` }] : [];
+    return row ? [{ ...row, sync: 'remote-only' as const, remote: t.remote, trackingRef: t.rec.ref, fetch: `git handoff fetch ${t.remote}` }] : [];
   });
   return rows.sort((a, b) => a.ref.localeCompare(b.ref));
 }

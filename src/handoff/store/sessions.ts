@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { Config, Storage } from '../../git/storage';
 import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from './leases';
-import { readLedger, recordRelease, worktreeActivity, type SessionActivity } from '../state/ledger';
+import { readLedger, recordRelease, worktreeActivity } from '../state/ledger';
 import { listRecords } from '../state/lineage-record';
 import { processGone, readSessionProcesses } from '../state/session-process';
 
@@ -13,24 +13,11 @@ import { processGone, readSessionProcesses } from '../state/session-process';
  */
 export type SessionStatus = 'live' | 'stale' | 'released' | 'ended' | 'gone';
 
-export interface SessionInfo {
-  worktree: string;
-  session: string;
-  status: SessionStatus;
-  client: string | null;
-  /** a lease ref names this session in this worktree */
-  lease: boolean;
-  /** lease heartbeat, unix ms */
-  heartbeat: number | null;
-  /** last ledger entry, unix ms */
-  lastActivity: number | null;
-  /** paths whose latest writer in this worktree is this session */
-  paths: string[];
-  /** how it ended, in words (null while live) */
-  ended: string | null;
-  /** the host its client process runs on, where known (its lease, or the process the guard recorded) */
-  host: string | null;
-}
+/**
+ * A session known in a worktree: its status, client and host (from its lease, or the process the guard recorded), its
+ * lease heartbeat and last ledger entry (unix ms), the paths it last wrote there, and how it ended (null while live).
+ */
+export type SessionInfo = ReturnType<typeof listSessions>[number];
 
 /** How a session ended, from the ledger's release entry (`how`) or what was found. */
 function endedHow(status: SessionStatus, how: string | undefined, pid: number | null, ttlMs: number): string | null {
@@ -66,25 +53,8 @@ function worktreeSpellings(repo: Storage, leases: Lease[]): Map<string, Set<stri
   return groups;
 }
 
-/** worktreeActivity over every spelling of one worktree (nearly always one). */
-function activityOf(repo: Storage, spellings: Iterable<string>): Map<string, SessionActivity> {
-  const out = new Map<string, SessionActivity>();
-  for (const w of spellings) {
-    for (const [session, a] of worktreeActivity(repo.commonDir, w)) {
-      const cur = out.get(session);
-      if (!cur) out.set(session, { ...a, paths: [...a.paths] });
-      else {
-        if (a.lastSeen > cur.lastSeen) cur.released = a.released;
-        cur.lastSeen = Math.max(cur.lastSeen, a.lastSeen);
-        cur.paths = [...new Set([...cur.paths, ...a.paths])];
-      }
-    }
-  }
-  return out;
-}
-
 /** Every session known in each worktree (or in `o.worktree` only), live or not; a released session's claims are gone. */
-export function listSessions(repo: Storage, o: { worktree?: string; config?: Config; now?: number } = {}): SessionInfo[] {
+export function listSessions(repo: Storage, o: { worktree?: string; config?: Config; now?: number } = {}) {
   const ttl = leaseTtlMs(o.config ?? repo.config());
   const now = o.now ?? Date.now();
   const leases = listLeases(repo);
@@ -94,13 +64,12 @@ export function listSessions(repo: Storage, o: { worktree?: string; config?: Con
   const groups = worktreeSpellings(repo, leases);
   const only = o.worktree ? canonical(o.worktree, new Map()) : null;
   if (only && !groups.has(only)) groups.set(only, new Set([o.worktree!]));
-  const out: SessionInfo[] = [];
-  for (const wt of [...groups.keys()].sort()) {
-    if (only && wt !== only) continue;
+  const worktrees = [...groups.keys()].sort().filter((wt) => !only || wt === only);
+  return worktrees.flatMap((wt) => {
     const spellings = groups.get(wt)!;
-    const acts = activityOf(repo, spellings);
+    const acts = worktreeActivity(repo.commonDir, spellings);
     const byLease = new Map<string, Lease>(leases.filter((l) => spellings.has(l.worktree)).map((l) => [l.session, l]));
-    for (const session of new Set([...byLease.keys(), ...acts.keys()])) {
+    return [...new Set([...byLease.keys(), ...acts.keys()])].map((session) => {
       const lease = byLease.get(session) ?? null;
       const act = acts.get(session) ?? null;
       const heartbeat = lease ? lease.time * 1000 : null;
@@ -113,7 +82,7 @@ export function listSessions(repo: Storage, o: { worktree?: string; config?: Con
         : proc && processGone(proc) ? 'gone'
         : isLive({ time: last / 1000 }, ttl, now) ? 'live'
         : 'stale';
-      out.push({
+      return {
         worktree: wt,
         session,
         status,
@@ -124,17 +93,16 @@ export function listSessions(repo: Storage, o: { worktree?: string; config?: Con
         paths: act ? [...act.paths].sort() : [],
         ended: endedHow(status, released ? act?.how : undefined, proc?.pid ?? null, ttl),
         host: proc?.host || null,
-      });
-    }
-  }
-  return out;
+      };
+    });
+  });
 }
 
 /** Ends a session's hold on one worktree (under each spelling of its path): its lease and its ledger claims. */
 export function releaseSession(repo: Storage, session: string, worktree: string) {
   const leases = listLeases(repo);
   const spellings = worktreeSpellings(repo, leases).get(canonical(worktree, new Map())) ?? new Set([worktree]);
-  const paths = activityOf(repo, spellings).get(session)?.paths ?? [];
+  const paths = worktreeActivity(repo.commonDir, spellings).get(session)?.paths ?? [];
   let lease = false;
   for (const w of spellings) lease = releaseLease(repo, w, session) || lease;
   for (const w of new Set([worktree, ...spellings])) recordRelease(repo.commonDir, session, w);

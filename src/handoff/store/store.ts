@@ -85,6 +85,12 @@ export function captureState(repo: Storage, branch: string, body: string, head: 
   return { branch, head, worktree: repo.worktree, dirty: here ? dirtyPaths(repo) : [], files };
 }
 
+/** A version's tree: its body and its state.json. */
+function versionTree(repo: Storage, body: string, state: HandoffState): string {
+  const [bodyOid, stateOid] = repo.writeBlobs([body, serializeState(state)]);
+  return repo.writeTree([{ name: 'handoff.md', oid: bodyOid }, { name: 'state.json', oid: stateOid }]);
+}
+
 /** A takeover is always on the record: it needs a reason (write, archive and restore alike). */
 export function assertTakeover(takeover: { reason: string } | null | undefined): void {
   if (takeover && !takeover.reason?.trim()) {
@@ -109,11 +115,7 @@ export function writeHandoff(repo: Storage, o: WriteOptions) {
   repo.keepRefs([ref, `refs/heads/${branch}`]);
   const head = repo.readRef(`refs/heads/${branch}`);
   const state = o.state ? { ...o.state, head } : captureState(repo, branch, text, head);
-  const [bodyOid, stateOid] = repo.writeBlobs([text, serializeState(state)]);
-  const tree = repo.writeTree([
-    { name: 'handoff.md', oid: bodyOid },
-    { name: 'state.json', oid: stateOid },
-  ]);
+  const tree = versionTree(repo, text, state);
   trace('objects written');
   const warnings: string[] = [];
   // the live owner checked once per owner met (a lost race may hand the tip to another)
@@ -190,17 +192,17 @@ export function actOn(
 }
 
 /** What `git log %G?` says of a commit's signature, in words; `signed` says whether the commit carries one at all. */
-export type SignatureState = 'none' | 'good' | 'untrusted' | 'bad' | 'expired' | 'expired-key' | 'revoked-key' | 'unverifiable';
+const SIGNATURE_CODES = { G: 'good', U: 'untrusted', B: 'bad', X: 'expired', Y: 'expired-key', R: 'revoked-key', E: 'unverifiable' } as const;
+export type SignatureState = 'none' | (typeof SIGNATURE_CODES)[keyof typeof SIGNATURE_CODES];
 export interface Signature {
   state: SignatureState;
   key: string | null;
   signer: string | null;
 }
-const SIGNATURE_CODES: Record<string, SignatureState> = { G: 'good', U: 'untrusted', B: 'bad', X: 'expired', Y: 'expired-key', R: 'revoked-key', E: 'unverifiable' };
 const UNSIGNED: Signature = { state: 'none', key: null, signer: null };
 
 /** A signed commit's signature; one git reports as N could not be checked (e.g. no gpg.ssh.allowedSignersFile): unverifiable. */
-const signatureOf = (fields: string[]): Signature => ({ state: SIGNATURE_CODES[fields[0]] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null });
+const signatureOf = (fields: string[]): Signature => ({ state: SIGNATURE_CODES[fields[0] as keyof typeof SIGNATURE_CODES] ?? 'unverifiable', key: fields[1] || null, signer: fields[2] || null });
 
 /** How many overlapping topics one warning names; the rest are counted. */
 const OVERLAPS_NAMED = 8;
@@ -443,15 +445,9 @@ function versionOnTop(repo: Storage, ref: string, tip: Tip & { trailers: Trailer
   const [commit, body, state] = repo.readObjects([tip.oid, `${tip.oid}:handoff.md`, `${tip.oid}:state.json`]);
   if (!commit || (o.carry && !body)) throw new HandoffError('integrity', 'missing-object', `${ref} points to ${tip.oid}, which cannot be read`);
   const c = parseCommit(commit.content);
-  let tree = c.tree;
-  if (o.carry) {
-    const was = parseState(state ? state.content.toString('utf8') : null);
-    const [stateOid] = repo.writeBlobs([serializeState({ branch: o.branch, head: o.carry.head, worktree: was?.worktree ?? null, dirty: was?.dirty ?? [], files: was?.files ?? [] })]);
-    tree = repo.writeTree([
-      { name: 'handoff.md', oid: body!.oid },
-      { name: 'state.json', oid: stateOid },
-    ]);
-  }
+  const was = o.carry && parseState(state ? state.content.toString('utf8') : null);
+  const carried = o.carry && { branch: o.branch, head: o.carry.head, worktree: was?.worktree ?? null, dirty: was?.dirty ?? [], files: was?.files ?? [] };
+  const tree = carried ? versionTree(repo, body!.content.toString('utf8'), carried) : c.tree;
   const scan = secretTrailersOf(c.message);
   return commitVersion(repo, tree, [tip.oid], {
     topic: o.topic,

@@ -4,7 +4,7 @@ import { HandoffError } from '../../errors';
 import type { Config, Storage } from '../../git/storage';
 import { trailerBlockLines } from '../../git/trailers';
 import { isKnownSession, listRecords, successorOf } from '../state/lineage-record';
-import { claimLive, readMarker, when } from '../state/claims-marker';
+import { claimLive, readMarker, shellWord, when } from '../state/claims-marker';
 import { thisHost } from '../state/session-process';
 import { listSessions } from './sessions';
 import { PERSON_PREFIX } from './person';
@@ -23,20 +23,9 @@ export interface TakeoverArg {
 }
 
 // Whether a handoff's owner is live (SPEC 3): as `sessions` says it, for the owner or a session continuing it (lineage),
-// or a live claim of it in a claims table this clone knows.
-export interface LiveOwner {
-  /** the owner named by the handoff */
-  owner: string;
-  /** the session that is live: the owner, or the one that continues it after /clear (lineage) */
-  session: string;
-  client: string | null;
-  host: string | null;
-  worktree: string | null;
-  /** unix ms of its last sign of life */
-  lastActivity: number;
-  /** `here`: this clone's sessions; `remote`: a live claim the handoff remote's table shows */
-  where: 'here' | 'remote';
-}
+// or a live claim of it in a claims table this clone knows. `session`: the one that is live (the owner, or the one that
+// continues it after /clear); `lastActivity`: unix ms; `where`: this clone's sessions, or the handoff remote's claims table.
+export type LiveOwner = NonNullable<ReturnType<typeof liveOwner>>;
 
 /** The owner and the sessions that continue it, in order (lineage records of this clone). */
 function chainFrom(commonDir: string, owner: string): string[] {
@@ -47,20 +36,17 @@ function chainFrom(commonDir: string, owner: string): string[] {
 }
 
 /** The live session behind `owner`, or null (a person, an ended, gone or stale session, one never seen here). */
-export function liveOwner(repo: Storage, owner: string | null, o: { config?: Config; now?: number } = {}): LiveOwner | null {
+export function liveOwner(repo: Storage, owner: string | null, config?: Config) {
   if (!owner || owner.startsWith(PERSON_PREFIX)) return null;
-  const now = o.now ?? Date.now();
+  const now = Date.now();
   const chain = chainFrom(repo.commonDir, owner);
-  const found: LiveOwner[] = [];
-  for (const s of listSessions(repo, { config: o.config, now })) {
-    if (s.status !== 'live' || !chain.includes(s.session)) continue;
-    found.push({ owner, session: s.session, client: s.client, host: s.host ?? thisHost(), worktree: s.worktree, lastActivity: Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0), where: 'here' });
-  }
-  for (const c of readMarker(repo.commonDir)) {
-    if (!chain.includes(c.session) || !claimLive(c, now)) continue;
-    found.push({ owner, session: c.session, client: c.client, host: c.host, worktree: c.worktree, lastActivity: c.since * 1000, where: c.where === 'remote' ? 'remote' : 'here' });
-  }
-  return found.sort((a, b) => b.lastActivity - a.lastActivity)[0] ?? null;
+  const here = listSessions(repo, { config, now })
+    .filter((s) => s.status === 'live' && chain.includes(s.session))
+    .map((s) => ({ owner, session: s.session, client: s.client, host: s.host ?? thisHost(), worktree: s.worktree, lastActivity: Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0), where: 'here' as const }));
+  const claimed = readMarker(repo.commonDir)
+    .filter((c) => chain.includes(c.session) && claimLive(c, now))
+    .map((c) => ({ owner, session: c.session, client: c.client, host: c.host, worktree: c.worktree, lastActivity: c.since * 1000, where: c.where === 'remote' ? ('remote' as const) : ('here' as const) }));
+  return [...here, ...claimed].sort((a, b) => b.lastActivity - a.lastActivity)[0] ?? null;
 }
 
 /** Where and how a live owner shows life, in words. */
@@ -73,7 +59,7 @@ function describeLive(l: LiveOwner, among: string[]): string {
 /** A takeover of `owner`'s handoff: refused (exit 3, `owner-live`) while it is live without `--from-live`; returns the live owner. */
 export function checkTakeover(repo: Storage, ref: string, owner: string | null, session: string, takeover: TakeoverArg, retry: string, config?: Config): LiveOwner | null {
   if (takeover.from !== undefined || !owner || owner === session) return null;
-  const live = liveOwner(repo, owner, { config });
+  const live = liveOwner(repo, owner, config);
   // the session that continues the owner (lineage) is the taker itself: nobody else is at work on it
   if (live?.session === session) return null;
   if (!live || takeover.fromLive) return live;
@@ -94,32 +80,21 @@ export function checkTakeover(repo: Storage, ref: string, owner: string | null, 
 /** The command a live-owner refusal prints: the refused one with `--from-live`. */
 export const fromLiveRetry = (command: string, target: string) => `git handoff ${command} ${target} --take-over --reason "<why>" --from-live`;
 
-export interface TakenFrom {
-  ref: string;
-  topic: string;
-  branch: string | null;
-  /** the version that took it */
-  oid: string;
-  from: string;
-  by: string;
-  client: string | null;
-  /** unix seconds */
-  at: number;
-  reason: string | null;
-}
+/** A takeover from one of the sessions asked about: the version that took it (`oid`), by whom, when (unix seconds), why. */
+export type TakenFrom = ReturnType<typeof takeoversFrom>[number];
 
 /** The newest takeover from any of `sessions` in each of `refs`' histories, from one git log. */
-export function takeoversFrom(repo: Storage, sessions: string[], refs: string[]): TakenFrom[] {
+export function takeoversFrom(repo: Storage, sessions: string[], refs: string[]) {
   if (!sessions.length || !refs.length) return [];
   const found = repo.commitsVia(refs, { grep: sessions.map((s) => `Handoff-Takeover-From: ${s}`) });
-  const out = new Map<string, TakenFrom>();
-  for (const { oid, ref, time, block } of found) {
+  const seen = new Set<string>();
+  return found.flatMap(({ oid, ref, time, block }) => {
     const t = parseTrailerLines(trailerBlockLines(block));
-    if (!t.session || !t.takeoverFrom || !sessions.includes(t.takeoverFrom) || out.has(ref)) continue;
+    if (!t.session || !t.takeoverFrom || !sessions.includes(t.takeoverFrom) || seen.has(ref)) return [];
+    seen.add(ref);
     const p = parseRef(ref);
-    out.set(ref, { ref, topic: p?.topic ?? t.topic ?? ref, branch: p?.branch ?? t.branch, oid, from: t.takeoverFrom, by: t.session, client: t.client, at: time, reason: t.reason });
-  }
-  return [...out.values()];
+    return [{ ref, topic: p?.topic ?? t.topic ?? ref, branch: p?.branch ?? t.branch, oid, from: t.takeoverFrom, by: t.session, client: t.client, at: time, reason: t.reason }];
+  });
 }
 
 /** One line: who took it, when, why. */
@@ -153,7 +128,7 @@ export function tellPreviousOwner(repo: Storage, o: { owner: string | null; live
   const to = o.live && o.live.where === 'here' ? o.live.session : isKnownSession(repo.commonDir, owner) ? owner : null;
   if (!to) return;
   const among = [to, o.by.id];
-  const branchArg = repo.branch === o.branch ? '' : ` --branch '${o.branch.replace(/'/g, `'\\''`)}'`;
+  const branchArg = repo.branch === o.branch ? '' : ` --branch ${shellWord(o.branch)}`;
   const by = `session ${short(o.by.id, among)} (${o.by.client})`;
   const now = when(Math.floor(Date.now() / 1000));
   const why = JSON.stringify(oneLine(o.reason));

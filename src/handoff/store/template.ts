@@ -1,13 +1,6 @@
 // The sections a good handoff has (SPEC 4 `template`): the template, and finding sections in a markdown body.
 
-export interface TemplateSection {
-  name: string;
-  /** what goes under it, shown as an HTML comment that is stripped when the body is saved from an editor */
-  hint: string;
-  match: RegExp;
-}
-
-export const TEMPLATE_SECTIONS: TemplateSection[] = [
+export const TEMPLATE_SECTIONS = [
   { name: 'Goal', hint: 'What done looks like, in one or two sentences.', match: /^goals?$/i },
   { name: 'State', hint: 'Where things stand now: what works, what is half done, what is broken.', match: /^(current )?state$/i },
   { name: 'Done', hint: 'What this session finished, with commits or files.', match: /^done$/i },
@@ -17,19 +10,19 @@ export const TEMPLATE_SECTIONS: TemplateSection[] = [
   { name: 'Important files', hint: 'Paths the next session should read first, one per line.', match: /^important[ -]files$/i },
 ];
 
-const HINT_RE = /^<!-- (.*) -->$/;
+/** The template's hints, HTML comments stripped when a body is saved from an editor: the title line's, then each section's. */
+const HINTS = ['<!-- First line: one sentence saying what this handoff is about (it becomes the subject). -->', ...TEMPLATE_SECTIONS.map((s) => `<!-- ${s.hint} -->`)];
 
 /** The template as markdown: a title line to replace, then each section with its hint. */
 export function templateText(): string {
-  const parts = ['<!-- First line: one sentence saying what this handoff is about (it becomes the subject). -->', ''];
-  for (const s of TEMPLATE_SECTIONS) parts.push(`## ${s.name}`, `<!-- ${s.hint} -->`, '');
+  const parts = [HINTS[0], ''];
+  TEMPLATE_SECTIONS.forEach((s, i) => parts.push(`## ${s.name}`, HINTS[i + 1], ''));
   return parts.join('\n');
 }
 
 /** A body filled in from the template: hint lines removed, and sections left empty dropped. */
 export function stripTemplate(body: string): string {
-  const hints = new Set(['<!-- First line: one sentence saying what this handoff is about (it becomes the subject). -->', ...TEMPLATE_SECTIONS.map((s) => `<!-- ${s.hint} -->`)]);
-  const lines = body.replace(/\r\n?/g, '\n').split('\n').filter((l) => !(HINT_RE.test(l.trim()) && hints.has(l.trim())));
+  const lines = body.replace(/\r\n?/g, '\n').split('\n').filter((l) => !HINTS.includes(l.trim()));
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const heading = /^##\s+(.*)$/.exec(lines[i]);
@@ -52,22 +45,18 @@ export function missingSections(body: string): string[] {
   return TEMPLATE_SECTIONS.filter((s) => extractSections(body, [s.match]).length === 0).map((s) => s.name);
 }
 
-export interface Section {
-  heading: string;
-  /** the heading line and its content, up to the next heading of the same or a higher level */
-  text: string;
-  /** the `Version by session …` heading it sits under (a `sync --resolve --keep both` merge), if any */
-  version?: string;
-}
-
 /** `Goal: …` or `**Next action:** …` opening a paragraph (what `write -m "Goal: …" -m "Next action: …"` makes). */
 const LABEL = /^ {0,3}(?:\*\*|__)?([A-Za-z][A-Za-z -]{0,40}?)(?:\*\*|__)?\s*:(?:\*\*|__)?(?:\s|$)/;
 const VERSION_HEADING = /^Version by session /;
 
-/** Sections of a body whose title matches one of `wanted`, in body order: ATX sections and paragraphs opened by a label line. */
-export function extractSections(body: string, wanted: RegExp[]): Section[] {
+/**
+ * Sections of a body whose title matches one of `wanted`, in body order: ATX sections and paragraphs opened by a label
+ * line. `text`: the heading line and its content, up to the next heading of the same or a higher level; `version`: the
+ * `Version by session …` heading it sits under (a `sync --resolve --keep both` merge), if any.
+ */
+export function extractSections(body: string, wanted: RegExp[]) {
   const lines = body.replace(/\r\n?/g, '\n').split('\n');
-  const out: Section[] = [];
+  const out: Array<{ heading: string; text: string; version?: string }> = [];
   // level 7: a labelled paragraph, closed by a blank line, any heading or another label
   let open: { level: number; heading: string; lines: string[] } | null = null;
   let fence: string | null = null;
