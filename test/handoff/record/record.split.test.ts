@@ -270,12 +270,16 @@ describe('the loss record', () => {
     // record's move in one transaction (a removal whose kept ref is gone is that ref's loss: test/cli/commands/drop-restore.slow.test.ts)
     const kept = `refs/handoff-dropped/main/login-redirect-loop/1795000000-${tip.slice(0, 12)}`;
     expect(moveRefs(openRepo(repo.dir), [{ op: 'create', ref: kept, newOid: tip }, { op: 'delete', ref: REF, oldOid: tip }], 'handoff drop login-redirect-loop').ok).toBe(true);
-    expect(repo.git(['cat-file', 'blob', 'refs/handoff-record:main']).stdout).toMatch(new RegExp(`^removed ${tip} \\d+ ${REF}$`, 'm'));
+    expect(repo.git(['cat-file', 'blob', 'refs/handoff-record:main']).stdout).toMatch(new RegExp(`^removed ${tip} 1795000000 ${REF}$`, 'm'));
     expect((await ok(repo, ['list'])).stderr).toBe('');
     expect(json(await ok(repo, ['recover', '--json'])).actions).toEqual([]);
     expect(refOf(repo, REF)).toBeNull();
     // its versions stay reachable from the record
     expect(repo.git(['merge-base', '--is-ancestor', tip, 'refs/handoff-record'], { allowFail: true }).status).toBe(0);
+    // the removal is dated by the kept ref's own stamp, so that ref deleted outside git-handoff comes back by its name
+    raw(repo, ['update-ref', '-d', kept]);
+    await ok(repo, ['recover']);
+    expect(refOf(repo, kept)).toBe(tip);
   });
 
   quickIt('the check costs no git process when nothing moved since the last check, also right after a write', async () => {

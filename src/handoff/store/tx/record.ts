@@ -5,7 +5,7 @@ import path from 'node:path';
 import { readLoose } from '../../../git/loose-read';
 import { MOVE_REFS, parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF } from '../names';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF } from '../names';
 import { localRecord, readCache } from '../../state/state-file';
 import { refOpOf, type RefUpdate } from './batch';
 import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
@@ -291,6 +291,11 @@ function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | nul
   if (mine.length === 0) return null;
   // a deletion beside an archive entry of the same handoff is an archive; any other is a removal on purpose
   const archivedKeys = new Set(mine.filter((m) => m.ref.startsWith(ARCHIVE_PREFIX) && m.newOid).map((m) => keyOf(m.ref)));
+  // a drop's removal is dated by the stamp its kept ref is named with, which the check names that undo by
+  const dropStamp = (ref: string) => {
+    const kept = moves.find((m) => m.newOid && m.ref.startsWith(`${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`));
+    return kept ? Number(kept.ref.slice(kept.ref.lastIndexOf('/') + 1).split('-')[0]) : null;
+  };
   return (rec) => {
     const t = now();
     for (const m of mine) {
@@ -300,7 +305,7 @@ function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | nul
       } else {
         const was = rec.entries.get(m.ref)?.oid ?? m.oldOid;
         rec.entries.delete(m.ref);
-        if (was) rec.removed.set(m.ref, { oid: was, at: t, why: archivedKeys.has(keyOf(m.ref)) ? 'archived' : 'removed' });
+        if (was) rec.removed.set(m.ref, { oid: was, at: dropStamp(m.ref) ?? t, why: archivedKeys.has(keyOf(m.ref)) ? 'archived' : 'removed' });
       }
     }
     // kept reachable: every new value, and a tip taken out (a drop's) but not an archive entry pruned by retention
