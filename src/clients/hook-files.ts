@@ -1,6 +1,5 @@
 // Every file a client reads its hooks or its trust from, at every scope and in every worktree, for the guard's
 // perimeter: a write there must keep git-handoff's wiring (keepsWiring) and a trust file (keepsFile) as they are.
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientName } from './names';
 import type { ClientPath } from './record';
@@ -37,26 +36,6 @@ type Tables = ReturnType<typeof readTables>;
 let tables: Tables | undefined;
 const TABLES = (): Tables => (tables ??= readTables());
 
-/** Every worktree of the repository at `commonDir` (`worktree` among them), read from the git directory: no git started. */
-export function worktreesOf(commonDir: string, worktree: string): string[] {
-  const out = new Set([path.resolve(worktree)]);
-  if (path.basename(commonDir) === '.git') out.add(path.dirname(path.resolve(commonDir)));
-  let ids: string[] = [];
-  try {
-    ids = readdirSync(path.join(commonDir, 'worktrees'));
-  } catch {
-    /* no linked worktree */
-  }
-  for (const id of ids) {
-    try {
-      const dotGit = readFileSync(path.join(commonDir, 'worktrees', id, 'gitdir'), 'utf8').trim();
-      if (path.isAbsolute(dotGit)) out.add(path.dirname(dotGit));
-    } catch {
-      /* a worktree being added or pruned */
-    }
-  }
-  return [...out];
-}
 
 /** Every hook configuration and trust file of every client, for each of `worktrees`, the user and the system. */
 export function hookFiles(worktrees: readonly string[], home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[]; plugins: HookFile[] } {

@@ -1,8 +1,8 @@
 // The one ref reader in this process: packed-refs and loose ref files, read only where that is provably what
 // for-each-ref would print (a plain SHA-1 repository, plain loose ref files, every tip a loose commit; anything else is
 // null, and git answers), the listings a command keeps (RefsOnce: one read per fact per process), and who is told of
-// the refs read (onRefsRead).
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
+// the refs read (onRefsRead); and the worktrees' directories, read from the git directory.
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { readTextOr } from '../read-file';
 import { readConfigInProcess } from './config-read';
@@ -212,4 +212,25 @@ export class RefsOnce {
   movedRefs(refs: string[]): void {
     for (const l of this.listings) for (const r of refs) l.moved.add(r);
   }
+}
+
+/** Every worktree of the repository at `commonDir` (`worktree`, when given, among them), read from the git directory: no git started. */
+export function worktreesOf(commonDir: string, worktree: string | null = null): string[] {
+  const out = new Set(worktree ? [path.resolve(worktree)] : []);
+  if (path.basename(commonDir) === '.git') out.add(path.dirname(path.resolve(commonDir)));
+  let ids: string[] = [];
+  try {
+    ids = readdirSync(path.join(commonDir, 'worktrees'));
+  } catch {
+    /* no linked worktree */
+  }
+  for (const id of ids) {
+    try {
+      const dotGit = readFileSync(path.join(commonDir, 'worktrees', id, 'gitdir'), 'utf8').trim();
+      if (path.isAbsolute(dotGit)) out.add(path.dirname(dotGit));
+    } catch {
+      /* a worktree being added or pruned */
+    }
+  }
+  return [...out];
 }

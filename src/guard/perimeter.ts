@@ -4,7 +4,8 @@
 // checkout over any of them is refused with what a person runs instead; an edit of a client's settings that keeps the
 // guard's wiring may pass.
 import path from 'node:path';
-import { hookFiles, keepsFile, keepsWiring, keptThere, worktreesOf, type HookFile } from '../clients/hook-files';
+import { hookFiles, keepsFile, keepsWiring, keptThere, type HookFile } from '../clients/hook-files';
+import { worktreesOf } from '../git/refs-read';
 import { neutral } from '../terminal-text';
 import type { GuardContext } from './context';
 import { configFiles, userConfigFiles } from '../git/config-files';

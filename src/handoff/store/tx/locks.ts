@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../../errors';
 import { lockFileNamed } from '../../../git/messages';
+import { worktreesOf } from '../../../git/refs-read';
 import type { Storage } from '../../../git/storage';
 
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, retrying } from '../../../retry';
@@ -24,22 +25,6 @@ const STALE_AFTER_MS = 2_000;
 
 const within = (p: string, dir: string | null) => !!dir && (p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep));
 
-/** The directories of every worktree of the repository (the main one beside its .git, linked ones from their gitdir files). */
-function worktreesOf(commonDir: string): string[] {
-  const out = path.basename(commonDir) === '.git' ? [path.dirname(commonDir)] : [];
-  try {
-    for (const w of readdirSync(path.join(commonDir, 'worktrees'))) {
-      try {
-        out.push(path.dirname(readFileSync(path.join(commonDir, 'worktrees', w, 'gitdir'), 'utf8').trim()));
-      } catch {
-        // a worktree being removed
-      }
-    }
-  } catch {
-    // no linked worktrees
-  }
-  return out;
-}
 
 /** This process and its ancestors, from /proc: `git handoff` runs under a git process that waits for it and holds no lock. */
 function selfAndAncestors(): Set<number> {
