@@ -1,7 +1,7 @@
 // The check at command start: the handoff refs against the loss record. No git process when the ref storage is as
 // it was at the last check that found everything in place; else one for-each-ref and one cat-file.
 import type { Storage } from '../../git/storage';
-import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, droppedPrefixOf, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
 import { checkAdvances } from '../store/ownership';
 import { droppedReceipts } from '../store/receipts';
 import {
@@ -46,7 +46,6 @@ export interface RecordCheck {
 }
 
 const REBUILT = 'rebuilt from the refs as they are now (`git handoff recover --scan` looks for versions lost before)';
-export const droppedPrefixOf = (ref: string) => `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`;
 /** How many refs one record commit takes in (GIT_HANDOFF_RECORD_BATCH: a test's smaller batches). */
 const recordBatch = () => Number(process.env.GIT_HANDOFF_RECORD_BATCH) || 5000;
 export const recoverCommand = (ref: string) => `git handoff recover ${ref}`;

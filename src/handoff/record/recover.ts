@@ -1,12 +1,12 @@
 // `git handoff recover`: puts back the refs the loss record says were lost, by CAS, never over a newer legitimate
 // version; a rogue tip is kept aside. `--scan` rebuilds from unreachable objects when the record is gone too.
 import type { CommitSummary, RefOp, Storage } from '../../git/storage';
-import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, encodeBranch, handoffRef, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
+import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, droppedPrefixOf, encodeBranch, handoffRef, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
 import { checkAdvance, keepsOwner, readTrailersOf, type Violation } from '../store/ownership';
 import { unionReceiptsCommit } from '../store/receipts';
 import type { SessionStartRecord } from '../store/boot';
 import { amendRecord, isPruned, KEPT_PREFIX, listTracked, now as stamp, readRecord, RECORD_REF, ROGUE_PREFIX, type RecordState } from '../store/tx/record';
-import { archivedIn, checkRecord, droppedPrefixOf, type Loss, type RecordCheck } from './record-check';
+import { archivedIn, checkRecord, type Loss, type RecordCheck } from './record-check';
 import { branchFilesAgree } from './record-reads';
 import { moveRefs } from '../store/tx';
 import { refOpOf } from '../store/tx/batch';

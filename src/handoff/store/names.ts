@@ -9,6 +9,8 @@ export const ARCHIVE_PREFIX = 'refs/handoff-archive/';
 export const LEASE_PREFIX = 'refs/handoff-leases/';
 /** Where `drop` keeps a dropped handoff's versions: refs/handoff-dropped/<branch>/<topic>/<seconds>-<tip> (`restore` undoes it). */
 export const DROPPED_PREFIX = 'refs/handoff-dropped/';
+/** Where the drops of the live handoff `ref` are kept: refs/handoff-dropped/<B>/<T>/. */
+export const droppedPrefixOf = (ref: string) => `${DROPPED_PREFIX}${ref.slice(HANDOFF_PREFIX.length)}/`;
 /** The read receipts' notes ref (src/handoff/store/receipts.ts). */
 export const NOTES_REF = 'refs/notes/handoff-reads';
 
