@@ -15,15 +15,12 @@ import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clie
 import { matcherRoutes, PROBE_COMMAND, type ClientRecord } from '../clients/record';
 import { wordCut, wrapWords } from '../terminal-text';
 import { ALL_RECORDS, RECORDS, WIRING } from '../clients/records';
-import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring, wiredWithGuard } from '../clients/wiring';
+import { afterCommand, GUARD_TEXT, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { pluginAnswers } from '../clients/plugin-active';
 import { installFiles, jsonText, jsonWithout, merged, readObject, strip, uninstallFiles, unwireFile, wiredFiles } from './native';
 import { withBlock, withoutBlock } from './marked-block';
 
 export { WIRING };
-
-// `git-handoff-guard --client=<id>` (the sh front), `git-handoff guard [--client <id>]` (older installs, Windows, git handoff)
-const OURS = /(^|[\s/\\"'])git[- ]handoff(-guard["']?|(\.cmd|\.exe)?["']?\s+guard)(\s+--client[= ][\w-]+)?(\s+--after)?\s*$/;
 
 /** The after-tool hook's flag: the sh front answers without reading the payload when no note is pending (node ignores it). */
 const AFTER_FLAG = '--after';
@@ -104,7 +101,8 @@ function top(repo: Repo): string {
   return repo.worktree;
 }
 
-const isOurs = (h: unknown) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && OURS.test((h as { command: string }).command);
+/** A settings hook of git-handoff's: one whose command runs the guard, as a hook file of ours is told (GUARD_TEXT). */
+const isOurs = (h: unknown) => typeof (h as { command?: unknown } | null)?.command === 'string' && GUARD_TEXT.test((h as { command: string }).command);
 
 /** git-handoff's hooks in a settings event's groups. */
 const oursIn = (groups: unknown): Array<{ command: string; timeout?: unknown }> =>
