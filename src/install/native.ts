@@ -28,6 +28,9 @@ function objectIn(file: string, text: string): Record<string, any> {
   throw new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
 }
 
+/** The value at the key path `keys` in a JSON value, or undefined where something on the way is not an object. */
+export const valueAt = (value: unknown, keys: readonly string[]): any => keys.reduce<any>((v, k) => (v && typeof v === 'object' ? v[k] : undefined), value);
+
 /** The object at `at` in a JSON value (made on the way when `make`), or null. */
 export function eventsAt(value: Record<string, any>, at: readonly string[], make: boolean): Record<string, any> | null {
   let o = value;
