@@ -6,7 +6,7 @@ import { AGAIN, NOT_READY, retrying } from '../retry';
 import { BODY_MAX } from '../handoff/store/document';
 import { parseRef } from '../handoff/store/names';
 import type { ScannedWriteResult } from '../handoff/secrets/secrets-write';
-import { printJson } from './output';
+import { printJson, warn } from './output';
 import type { GLOBAL_OPTIONS, OptionArgs } from './spec';
 
 export type GlobalArgs = OptionArgs<typeof GLOBAL_OPTIONS>;
@@ -94,7 +94,7 @@ function takenOverNote(t: ScannedWriteResult['takenFrom']): string {
 /** The answer of write and edit: the new version's warnings on stderr, its ref and oid, whether created or taken over. */
 export function printWritten(json: boolean | undefined, r: ScannedWriteResult): void {
   if (json) return printJson(r);
-  for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
+  r.warnings.forEach(warn);
   process.stdout.write(`${shownRef(r.ref)} ${r.oid.slice(0, 7)}${r.created ? ' (created)' : r.takeover ? ` (${takenOverNote(r.takenFrom)})` : ''}\n`);
 }
 

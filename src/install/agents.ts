@@ -17,13 +17,10 @@ import { wordCut, wrapWords } from '../terminal-text';
 import { ALL_RECORDS, RECORDS, WIRING } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { pluginAnswers } from '../clients/plugin-active';
-import { installFiles, jsonText, jsonWithout, merged, readObject, strip, uninstallFiles, unwireFile, wiredFiles } from './native';
+import { holdsGuard, installFiles, jsonText, jsonWithout, merged, readObject, strip, uninstallFiles, unwireFile, wiredFiles } from './native';
 import { withBlock, withoutBlock } from './marked-block';
 
 export { WIRING };
-
-// `git-handoff-guard --client=<id>` (the sh front), `git-handoff guard [--client <id>]` (older installs, Windows, git handoff)
-const OURS = /(^|[\s/\\"'])git[- ]handoff(-guard["']?|(\.cmd|\.exe)?["']?\s+guard)(\s+--client[= ][\w-]+)?(\s+--after)?\s*$/;
 
 /** The after-tool hook's flag: the sh front answers without reading the payload when no note is pending (node ignores it). */
 const AFTER_FLAG = '--after';
@@ -104,11 +101,10 @@ function top(repo: Repo): string {
   return repo.worktree;
 }
 
-const isOurs = (h: unknown) => !!h && typeof h === 'object' && typeof (h as { command?: unknown }).command === 'string' && OURS.test((h as { command: string }).command);
 
 /** git-handoff's hooks in a settings event's groups. */
 const oursIn = (groups: unknown): Array<{ command: string; timeout?: unknown }> =>
-  Array.isArray(groups) ? groups.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(isOurs) : [];
+  Array.isArray(groups) ? groups.flatMap((g) => (Array.isArray(g?.hooks) ? g.hooks : [])).filter(holdsGuard) : [];
 /** The groups of an event that hold one of git-handoff's hooks. */
 const ourGroups = (groups: unknown): any[] => (Array.isArray(groups) ? groups.filter((g) => oursIn([g]).length) : []);
 /** Whether a hook group's matcher sends `tool` to its hooks. */
@@ -157,7 +153,7 @@ export function installAgents(repo: Repo, agents: readonly Agent[], launcher: st
 function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, command: string): string[] {
   const file = path.join(root, w.settings);
   const current = readObject(file);
-  const settings = merged(current, { at: ['hooks'], entries: settingsHooks(w, command) }, isOurs);
+  const settings = merged(current, { at: ['hooks'], entries: settingsHooks(w, command) });
   // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
   const denied = !!RECORDS[w.client].sandbox && addDenies(settings, sandboxDenies(root, repo.commonDir));
   if (JSON.stringify(settings) === JSON.stringify(current)) return [`${w.settings}: already wired (${agent})`];
@@ -187,7 +183,7 @@ export function uninstallAgents(repo: Repo, agents: readonly Agent[]): string[] 
   const notesDone = new Set<string>();
   for (const agent of agents) {
     const w = WIRING[agent];
-    const take = (settings: Record<string, any>) => strip(settings, ['hooks'], isOurs) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
+    const take = (settings: Record<string, any>) => strip(settings, ['hooks']) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
     if (w.format === 'files') msgs.push(...uninstallFiles(w, root, repo.commonDir));
     else {
       const m = unwireFile(root, w.settings, repo.commonDir, jsonWithout(path.join(root, w.settings), take));
@@ -280,7 +276,7 @@ function doctorSettings(repo: Repo, worktree: string, agent: Agent, w: Wiring, o
   items.push(...ridersOf(w).map((r) => doctorRider(worktree, agent, w, r, wired.includes('PreToolUse') ? settings.hooks.PreToolUse : null, off)));
   if (!wired.length) return items;
   if (RECORDS[w.client].sandbox) items.push(sandboxItem(worktree, repo.commonDir));
-  return [...items, ...trustGateItems(agent, worktree, { env: process.env, hooks: settings.hooks, isOurs, pluginAnswers: byPlugin })];
+  return [...items, ...trustGateItems(agent, worktree, { env: process.env, hooks: settings.hooks, isOurs: holdsGuard, pluginAnswers: byPlugin })];
 }
 
 /** The clients with no wiring of their own that run `w` (its file among theirs): VS Code's agent runs Claude Code's. */

@@ -10,8 +10,8 @@ import { removeEmptyUp } from '../clients/own-files';
 import { readTextOr } from '../read-file';
 import { GUARD_TEXT, type JsonHooks, type WiredFile, type Wiring } from '../clients/wiring';
 
-/** Whether a value (an entry, a string) holds the guard's command. */
-const holdsGuard = (v: unknown): boolean => firstGuard(v) !== null;
+/** Whether a value (an entry, a hook, a string) holds the guard's command: what makes a hook git-handoff's. */
+export const holdsGuard = (v: unknown): boolean => firstGuard(v) !== null;
 
 /** A JSON file's object (null: no file; {} an empty one); one that is not a JSON object stops install with the way on. */
 export const readObject = (file: string): Record<string, any> | null => (existsSync(file) ? objectIn(file, readFileSync(file, 'utf8')) : null);
@@ -27,6 +27,9 @@ function objectIn(file: string, text: string): Record<string, any> {
   }
   throw new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
 }
+
+/** The value at the key path `keys` in a JSON value, or undefined where something on the way is not an object. */
+export const valueAt = (value: unknown, keys: readonly string[]): any => keys.reduce<any>((v, k) => (v && typeof v === 'object' ? v[k] : undefined), value);
 
 /** The object at `at` in a JSON value (made on the way when `make`), or null. */
 export function eventsAt(value: Record<string, any>, at: readonly string[], make: boolean): Record<string, any> | null {
@@ -44,9 +47,8 @@ export function eventsAt(value: Record<string, any>, at: readonly string[], make
 /**
  * Takes git-handoff's entries out of a hooks file's events (an entry holding the guard, or, in Claude Code's groups,
  * each such hook of a group, and the group once emptied so), then each event and object left empty by that; how many.
- * `ours`: what counts as git-handoff's entry (a settings file's: its command is the guard's, agents.ts).
  */
-export function strip(value: Record<string, any>, at: string[], ours: (entry: unknown) => boolean = holdsGuard): number {
+export function strip(value: Record<string, any>, at: string[]): number {
   const events = eventsAt(value, at, false);
   if (!events) return 0;
   let removed = 0;
@@ -56,10 +58,10 @@ export function strip(value: Record<string, any>, at: string[], ours: (entry: un
     for (const entry of list) {
       if (entry && typeof entry === 'object' && Array.isArray((entry as any).hooks)) {
         const hooks = (entry as any).hooks as unknown[];
-        const rest = hooks.filter((h) => !ours(h));
+        const rest = hooks.filter((h) => !holdsGuard(h));
         removed += hooks.length - rest.length;
         if (rest.length || hooks.length === 0) kept.push({ ...(entry as object), hooks: rest });
-      } else if (ours(entry)) removed++;
+      } else if (holdsGuard(entry)) removed++;
       else kept.push(entry);
     }
     if (kept.length) events[event] = kept;
@@ -78,14 +80,14 @@ export function dropEmpty(value: Record<string, any>, at: readonly string[]): vo
 }
 
 /**
- * A hooks file's value with git-handoff's entries as `json` says (any earlier ones, as `ours` tells them, taken out
- * first), its keys where they were: installing again changes nothing.
+ * A hooks file's value with git-handoff's entries as `json` says (any earlier ones taken out first), its keys where
+ * they were: installing again changes nothing.
  */
-export function merged(current: Record<string, any> | null, json: JsonHooks, ours = holdsGuard): Record<string, any> {
+export function merged(current: Record<string, any> | null, json: JsonHooks): Record<string, any> {
   // what the format needs (Cursor's version) is added where missing; a value already there stays where it is
   const value = current === null ? structuredClone(json.base ?? {}) : structuredClone(current);
   for (const [k, v] of Object.entries(json.base ?? {})) if (!(k in value)) value[k] = structuredClone(v);
-  strip(value, json.at, ours);
+  strip(value, json.at);
   const events = eventsAt(value, json.at, true)!;
   for (const [event, entries] of Object.entries(json.entries)) events[event] = [...(Array.isArray(events[event]) ? events[event] : []), ...entries];
   keepKeyOrder(value, Object.keys(current ?? {}));

@@ -12,6 +12,7 @@ import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
 import { probeCommand, wiredHere, WIRING } from './agents';
+import { valueAt } from './native';
 import { claudeConfigDir, PLUGIN_NAME, pluginCopies } from '../clients/plugin-active';
 import { readJsonOr } from '../read-file';
 import { userCacheDir, userDataDir, userHome } from '../user-dirs';
@@ -352,8 +353,7 @@ function withoutOurs(value: unknown, ours: string[][], before: unknown): unknown
   if (value === undefined || typeof value !== 'object' || value === null) return value;
   const copy = JSON.parse(JSON.stringify(value));
   for (const keys of ours) {
-    let o = copy;
-    for (const k of keys.slice(0, -1)) o = o && typeof o === 'object' ? o[k] : undefined;
+    const o = valueAt(copy, keys.slice(0, -1));
     if (o && typeof o === 'object') delete o[keys[keys.length - 1]];
     const top = keys[0];
     const had = before && typeof before === 'object' && top in (before as object);

@@ -13,7 +13,7 @@ import { DEFAULT_PROTECT } from '../guard/context';
 import { handoffDir } from '../handoff/state/paths';
 import type { DoctorItem } from '../wiring';
 import { readJsonOr } from '../read-file';
-import { dropEmpty, eventsAt } from './native';
+import { dropEmpty, eventsAt, valueAt } from './native';
 
 /** The client with an OS sandbox a project's settings turn on (ClientRecord.sandbox), and its settings' keys. */
 const SANDBOXED = ALL_RECORDS.find((r) => r.sandbox)!;
@@ -48,11 +48,10 @@ export function sandboxNote(settings: string, worktree: string, commonDir: strin
 }
 
 type Json = Record<string, any>;
-const at = (o: Json, keys: readonly string[]): unknown => keys.reduce<any>((v, k) => (v && typeof v === 'object' ? v[k] : undefined), o);
 
 /** Adds `entries` to Claude Code's settings' denyWrite (kept in order, none twice); whether anything was added. */
 export function addDenies(settings: Json, entries: string[]): boolean {
-  const list = at(settings, SANDBOX.denyWrite);
+  const list = valueAt(settings, SANDBOX.denyWrite);
   const had: unknown[] = Array.isArray(list) ? list : [];
   const missing = entries.filter((e) => !had.includes(e));
   if (missing.length) eventsAt(settings, SANDBOX.denyWrite.slice(0, -1), true)![SANDBOX.denyWrite[2]] = [...had, ...missing];
@@ -82,8 +81,8 @@ export function sandboxItem(worktree: string, commonDir: string): DoctorItem {
   const order = ['user', 'project', 'local', 'system'] as const;
   const files = order.flatMap((scope) => r.hookFiles.filter((f) => f.scope === scope).map((f) => placed(r.name, f.file, scope, worktree, process.env)));
   const layers = files.map((f): Json | null => (f ? readJsonOr(f) : null)).filter((j): j is Json => j !== null);
-  const enabled = layers.reduce<boolean>((on, j) => (typeof at(j, SANDBOX.enabled) === 'boolean' ? (at(j, SANDBOX.enabled) as boolean) : on), false);
-  const denied = new Set(layers.flatMap((j) => (Array.isArray(at(j, SANDBOX.denyWrite)) ? (at(j, SANDBOX.denyWrite) as string[]) : [])));
+  const enabled = layers.reduce<boolean>((on, j) => (typeof valueAt(j, SANDBOX.enabled) === 'boolean' ? valueAt(j, SANDBOX.enabled) : on), false);
+  const denied = new Set(layers.flatMap((j) => (Array.isArray(valueAt(j, SANDBOX.denyWrite)) ? valueAt(j, SANDBOX.denyWrite) : [])));
   const wanted = sandboxDenies(worktree, commonDir);
   const missing = wanted.filter((e) => !denied.has(e));
   const component = `agent ${r.agent} sandbox`;

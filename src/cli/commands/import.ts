@@ -6,7 +6,7 @@ import { resolveSession, short } from '../../handoff/state/session';
 import { shownRef, takeoverArg, command } from '../context';
 import { WRITER, withOptions } from '../spec';
 import { writerOf } from '../identity';
-import { printJson } from '../output';
+import { printJson, warn } from '../output';
 
 export const importCommand = command({
   command: 'import <files..>',
@@ -39,7 +39,7 @@ export const importCommand = command({
     const scan = await scanImports(repo, plans, { redact: a.redact, allow: a.allowSecret });
     const results = runImport(repo, plans, { importer: session, takeover: takeoverArg(a, 'import') });
     scan.audit(results);
-    if (scan.redacted && !a.json) process.stderr.write(`warning: redacted ${scan.redacted} secret${scan.redacted === 1 ? '' : 's'}: each replaced by [REDACTED:<rule>]\n`);
+    if (scan.redacted && !a.json) warn(`redacted ${scan.redacted} secret${scan.redacted === 1 ? '' : 's'}: each replaced by [REDACTED:<rule>]`);
     const failed = results.find((r) => r.error);
     if (a.json) printJson(results);
     else {
@@ -48,7 +48,7 @@ export const importCommand = command({
           process.stderr.write(`git-handoff: ${r.file}: ${r.error.message}\n`);
           continue;
         }
-        for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
+        r.warnings.forEach(warn);
         const what = r.status === 'unchanged' ? `unchanged (already version ${r.oid!.slice(0, 7)})` : `${r.status} ${r.oid!.slice(0, 7)}`;
         process.stdout.write(`${shownRef(r.ref!)} ${what} · owner ${short(r.session)} · from ${r.file}\n`);
       }

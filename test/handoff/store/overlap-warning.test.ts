@@ -14,7 +14,7 @@ describe('the overlap warning of a new topic', () => {
 
     const r = await repo.cli(['write', 'auth-token-refresh', '--session', 'sess-a', '-m', 'Goal: z']);
     expect(r.exitCode, String(r.stderr)).toBe(0);
-    const lines = String(r.stderr).split('\n').filter((l) => l.startsWith('warning:'));
+    const lines = String(r.stderr).split('\n').filter((l) => l.startsWith('git-handoff: warning:'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('topic "auth-token-refresh" overlaps 39 topics on branch main (all start with "auth" and "token")');
     expect(lines[0]).toContain('auth-token-0, auth-token-1');
