@@ -2,7 +2,6 @@
 import { obj, shellWord, str, type EventKind, type ToolAction } from './event';
 import { strings, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { filesWiring, type Wiring } from './wiring';
 
 /** The tools the Cline CLI (3.0.65), then its extension, ship that cannot write or run anything. */
 const READ_ONLY = [
@@ -35,14 +34,6 @@ const KINDS: Record<string, EventKind> = {
 /** A hook file: the guard run by sh, the payload on its stdin. */
 const clineHookScript = (event: string, command: string) =>
   `#!/bin/sh\n# git-handoff's ${event} hook for Cline: \`git handoff uninstall --agent cline\` removes it.\nexec ${command}\n`;
-
-export const wiring: Wiring = filesWiring({
-  client: 'cline',
-  settings: `${CLINE_HOOKS_DIR}/PreToolUse`,
-  events: EVENTS,
-  files: (command) => Object.keys(EVENTS).map((e) => ({ file: `${CLINE_HOOKS_DIR}/${e}`, text: clineHookScript(e, command), mode: 0o755 })),
-  runs: () => `sh ${CLINE_HOOKS_DIR}/PreToolUse`,
-});
 
 /** A command line as the shell tool would run it, from any input shape run_commands takes. */
 function commandsOf(input: unknown): string | null {
@@ -112,17 +103,12 @@ function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
 export const record: ClientRecord = clientRecord({
   name: 'cline',
   home: { variable: 'CLINE_DIR', dir: '.cline' },
-  hookFiles: Object.keys(EVENTS).map((e) => ({ scope: 'project' as const, file: `${CLINE_HOOKS_DIR}/${e}` })),
-  // every file in these folders named after an event runs around the tools (any extension), and each plugin module too
-  pluginDirs: [
-    { scope: 'project', file: CLINE_HOOKS_DIR, every: true },
-    { scope: 'project', file: '.cline/hooks', every: true },
-    { scope: 'user', file: '$CLINE_DIR/hooks', every: true },
-    { scope: 'user', file: 'Documents/Cline/Hooks', every: true },
-    { scope: 'project', file: '.cline/plugins' },
-    { scope: 'user', file: '$CLINE_DIR/plugins' },
-    { scope: 'user', file: 'Documents/Cline/Plugins' },
-  ],
+  hookFiles: { project: Object.keys(EVENTS).map((e) => `${CLINE_HOOKS_DIR}/${e}`) },
+  // every file in the hook folders named after an event runs around the tools (any extension), and each plugin module too
+  pluginDirs: {
+    project: [`${CLINE_HOOKS_DIR}/*`, '.cline/hooks/*', '.cline/plugins'],
+    user: ['$CLINE_DIR/hooks/*', 'Documents/Cline/Hooks/*', '$CLINE_DIR/plugins', 'Documents/Cline/Plugins'],
+  },
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: '<server>__<tool>',
@@ -130,9 +116,13 @@ export const record: ClientRecord = clientRecord({
   // the only refusal Cline has ends the whole task before the call runs; the reason is in its log only
   answer: { deny: { cancel: true, errorMessage: '$deny' }, allow: { contextModification: '$told' } },
   guardLimit: 'a refusal ends the whole task; a guard that crashes lets the call run',
-  contextBeforeTool: true,
   probes: (cwd, command) => [
     ['run_commands', { hookName: 'tool_call', taskId: PROBE_SESSION, sessionContext: { rootSessionId: PROBE_SESSION }, workspaceRoots: [cwd], agent_id: 'doctor', parent_agent_id: null, tool_call: { id: 'doctor', name: 'run_commands', input: { commands: [command] } }, preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } } }],
   ],
-  wiring,
+  wiring: {
+    settings: `${CLINE_HOOKS_DIR}/PreToolUse`,
+    events: EVENTS,
+    files: (command) => Object.keys(EVENTS).map((e) => ({ file: `${CLINE_HOOKS_DIR}/${e}`, text: clineHookScript(e, command), mode: 0o755 })),
+    runs: () => `sh ${CLINE_HOOKS_DIR}/PreToolUse`,
+  },
 });

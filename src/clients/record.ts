@@ -1,8 +1,8 @@
 // One record per client: wiring, routing, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
 import { agentName, sessionVarOf, type Agent, type ClientName } from './names';
 import type { ClientAdapter, EventKind, GuardEvent } from './event';
-import { CLAUDE_ANSWER, KINDS, readShaped, render, type Answer, type PayloadShape } from './common';
-import type { Wiring } from './wiring';
+import { CLAUDE_ANSWER, CLAUDE_KEYS, KINDS, readShaped, render, type Answer, type PayloadShape } from './common';
+import { wiringOf, type Wiring, type WiringInput } from './wiring';
 
 /** How the front reads a tool's input: a shell line, the file written (under which key, with its content), a patch. */
 export type FrontShape = 'command' | 'file_path' | 'write' | 'path' | 'create' | 'patch';
@@ -140,24 +140,44 @@ export const claudeProbe =
   (tool: string, fields: (command: string) => Record<string, unknown> = () => ({})): ClientRecord['probes'] =>
   (cwd, command) => [[tool, { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { command }, ...fields(command) }]];
 
-type Defaulted = 'agent' | 'trustFiles' | 'sessionVar' | 'shellSession' | 'front' | 'routing' | 'mcpNames' | 'shape' | 'answer';
+type Defaulted = 'agent' | 'sessionVar' | 'shellSession' | 'routing' | 'mcpNames' | 'answer' | 'contextBeforeTool';
+type PathKind = 'hookFiles' | 'hookDirs' | 'pluginDirs' | 'trustFiles';
+/** A record's paths by scope; a folder whose every file runs (ClientPath.every) ends in `/*`. */
+type Paths = Partial<Record<FileScope, readonly string[]>>;
+export type RecordInput = Omit<ClientRecord, Defaulted | PathKind | 'adapter' | 'shape' | 'wiring' | 'front'> &
+  Partial<Pick<ClientRecord, Defaulted>> &
+  Partial<Record<PathKind, Paths>> & {
+    shape?: Partial<PayloadShape>;
+    wiring: WiringInput | null;
+    front?: Pick<FrontFacts, 'tools'> & Partial<FrontFacts>;
+  };
+
+const SCOPES: readonly FileScope[] = ['project', 'local', 'user', 'system'];
+const pathsOf = (paths: Paths = {}): ClientPath[] =>
+  SCOPES.flatMap((scope) => (paths[scope] ?? []).map((f) => (f.endsWith('/*') ? { scope, file: f.slice(0, -2), every: true as const } : { scope, file: f })));
 
 /**
- * A record with what most clients leave out: its agent and session variable from names.ts, no trust file or front
- * facts, a matcher, Claude Code's payload and answer.
+ * A record with what a Claude-shaped client leaves out: its agent and session variable from names.ts, no trust file,
+ * a matcher, Claude Code's payload, answer and front keys, context read before the tool; its wiring's client is its name.
  */
-export const clientRecord = (r: Omit<ClientRecord, Defaulted | 'adapter'> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => {
+export const clientRecord = ({ hookFiles, hookDirs, pluginDirs, trustFiles, shape, wiring, front, ...r }: RecordInput): ClientRecord => {
+  const kinds = shape?.kinds ?? KINDS;
   const record: Omit<ClientRecord, 'adapter'> = {
     agent: agentName(r.name),
-    trustFiles: [],
     sessionVar: sessionVarOf(r.name),
     shellSession: 'never',
-    front: null,
     routing: 'matcher',
     mcpNames: 'mcp__<server>__<tool>',
-    shape: { kinds: KINDS },
     answer: CLAUDE_ANSWER,
+    contextBeforeTool: true,
     ...r,
+    hookFiles: pathsOf(hookFiles),
+    trustFiles: pathsOf(trustFiles),
+    ...(hookDirs ? { hookDirs: pathsOf(hookDirs) } : {}),
+    ...(pluginDirs ? { pluginDirs: pathsOf(pluginDirs) } : {}),
+    shape: { ...shape, kinds },
+    wiring: wiring && wiringOf(r.name, wiring),
+    front: front ? { keys: CLAUDE_KEYS, events: kinds, ...front } : null,
   };
   return { ...record, adapter: adapterOf(record) };
 };

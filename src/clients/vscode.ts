@@ -81,12 +81,8 @@ function isVSCodePayload(p: Record<string, unknown>): boolean {
 export const record: ClientRecord = clientRecord({
   name: 'vscode',
   // chat.hookFilesLocations by default: Claude Code's files and Copilot's folder
-  hookFiles: [
-    { scope: 'project', file: '.claude/settings.json' },
-    { scope: 'local', file: '.claude/settings.local.json' },
-    { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.json' },
-  ],
-  hookDirs: [{ scope: 'project', file: '.github/hooks' }],
+  hookFiles: { project: ['.claude/settings.json'], local: ['.claude/settings.local.json'], user: ['$CLAUDE_CONFIG_DIR/settings.json'] },
+  hookDirs: { project: ['.github/hooks'] },
   readOnly: READ_ONLY,
   routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
@@ -106,7 +102,6 @@ export const record: ClientRecord = clientRecord({
     ...CLAUDE_ANSWER,
     stop: { decision: 'block', reason: '$followUp', hookSpecificOutput: { hookEventName: '$name', decision: 'block', reason: '$followUp' } },
   },
-  contextBeforeTool: true,
   runsHandoffRewrite: true,
   readsClaude: 'by default: chat.hookFilesLocations, every tool, matchers ignored',
   // it runs Copilot's hooks files too (`.github/hooks`): where Claude Code's wiring is in the workspace, that one answers
