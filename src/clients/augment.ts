@@ -1,5 +1,5 @@
 // Augment's Auggie CLI: Claude Code's format run through a script, its own tools, exit 2 refuses (docs/clients.md, Augment).
-import { str, type ToolAction } from './event';
+import { str, textEdit, type ToolAction } from './event';
 import { CLAUDE_ANSWER, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 import { eachEvent, HOOK_TIMEOUT_S } from './wiring';
@@ -22,7 +22,7 @@ function strReplace(a: Record<string, unknown>): ToolAction | null {
   const edits: Array<{ oldText: string; newText: string }> = [];
   for (let i = 1; i < 1000; i++) {
     if (a[`old_str_${i}`] === undefined && a[`new_str_${i}`] === undefined) break;
-    edits.push({ oldText: str(a[`old_str_${i}`]) ?? '', newText: str(a[`new_str_${i}`]) ?? '' });
+    edits.push(textEdit(a[`old_str_${i}`], a[`new_str_${i}`]));
   }
   return { type: 'edit', path, edits };
 }

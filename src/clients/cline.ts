@@ -1,6 +1,6 @@
 // Cline: hook scripts named after its events (docs/clients.md, Cline).
-import { obj, shellWord, str, type EventKind, type ToolAction } from './event';
-import { strings, type ToClaude } from './common';
+import { editOn, obj, shellWord, str, type EventKind } from './event';
+import { onPath, strings, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 
 /** The tools the Cline CLI (3.0.65), then its extension, ship that cannot write or run anything. */
@@ -57,18 +57,17 @@ function searchReplaceEdits(diff: string): Array<{ oldText: string; newText: str
   return edits.length ? edits.map((m) => ({ oldText: m[1].replace(/\r?\n$/, ''), newText: m[2].replace(/\r?\n$/, '') })) : [{ oldText: '', newText: diff }];
 }
 
-const withPath = (act: (path: string, a: Record<string, unknown>) => ToolAction) => (a: Record<string, unknown>) => (str(a.path) === null ? null : act(str(a.path)!, a));
 const shell = (command: string | null) => (command === null ? null : { tool: 'Bash', input: { command } });
 
 /** Cline's tools (the CLI's, then the extension's) as the actions the rules judge; null: read as an unknown tool's. */
 const TOOLS: Record<string, ToClaude> = {
   run_commands: (a) => shell(commandsOf(a)),
   // {path, new_text} writes the file; with old_text it replaces, with insert_line it inserts
-  editor: withPath((path, a) =>
-    a.old_text === undefined && a.insert_line === undefined ? { type: 'write', path, content: str(a.new_text) ?? '' } : { type: 'edit', path, edits: [{ oldText: str(a.old_text) ?? '', newText: str(a.new_text) ?? '' }] },
+  editor: onPath(['path'], (path, a) =>
+    a.old_text === undefined && a.insert_line === undefined ? { type: 'write', path, content: str(a.new_text) ?? '' } : editOn(path, a.old_text, a.new_text),
   ),
-  write_to_file: withPath((path, a) => ({ type: 'write', path, content: str(a.content) ?? '' })),
-  replace_in_file: withPath((path, a) => ({ type: 'edit', path, edits: searchReplaceEdits(str(a.diff) ?? '') })),
+  write_to_file: onPath(['path'], (path, a) => ({ type: 'write', path, content: str(a.content) ?? '' })),
+  replace_in_file: onPath(['path'], (path, a) => ({ type: 'edit', path, edits: searchReplaceEdits(str(a.diff) ?? '') })),
   execute_command: (a) => shell(str(a.command)),
   // its arguments are JSON text: judged as the MCP tool's own
   use_mcp_tool: (a) => {

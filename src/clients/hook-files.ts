@@ -17,7 +17,7 @@ export type HookFile = ClientPath & {
 /** The rows of one kind of every record, the first client naming a file keeping it (VS Code reads Claude Code's). */
 function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly ClientPath[] | undefined, trust?: true): HookFile[] {
   const seen = new Set<string>();
-  return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, scope: f.scope, file: f.file, ...(trust ? { trust } : {}), ...(f.every ? { every: f.every } : {}) }))).filter((row) => {
+  return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, ...f, ...(trust ? { trust } : {}) }))).filter((row) => {
     const key = `${row.scope === 'local' ? 'project' : row.scope}:${row.file}`;
     return !seen.has(key) && !!seen.add(key);
   });
@@ -36,7 +36,6 @@ type Tables = ReturnType<typeof readTables>;
 let tables: Tables | undefined;
 const TABLES = (): Tables => (tables ??= readTables());
 
-
 /** Every hook configuration and trust file of every client, for each of `worktrees`, the user and the system. */
 export function hookFiles(worktrees: readonly string[], home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[]; plugins: HookFile[] } {
   const resolve = (table: HookFile[]): HookFile[] => {
@@ -47,9 +46,8 @@ export function hookFiles(worktrees: readonly string[], home: string, env: NodeJ
         if (file === null) continue;
         const had = out.get(file);
         // a file that is both (Codex's config.toml, Copilot's config.json) is a trust file of its hooks' client
-        if (had) {
-          if (r.trust) had.trust = true;
-        } else out.set(file, { client: r.client, scope: r.scope, file, ...(r.trust ? { trust: r.trust } : {}), ...(r.every ? { every: r.every } : {}) });
+        if (!had) out.set(file, { ...r, file });
+        else if (r.trust) had.trust = true;
       }
     }
     return [...out.values()];
