@@ -45,9 +45,8 @@ export const record: ClientRecord = clientRecord({
     user: ['.augment/settings.json'],
     system: ['/etc/augment/settings.json'],
   },
+  // no matcher: every tool comes (MCP ones too, `is_mcp_tool`), these are read as reads
   readOnly: READ_ONLY,
-  // no matcher: every tool (MCP ones too, `is_mcp_tool`), the read-only ones read as reads
-  routing: 'every-tool',
   mcpNames: '<tool>_<server> (is_mcp_tool: true)',
   shape: { tools: TOOLS, session: ['conversation_id'] },
   // a refusal by exit 2 (its stderr reaches the agent); context and a Stop's block in Claude Code's shape

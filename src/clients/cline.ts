@@ -109,7 +109,6 @@ export const record: ClientRecord = clientRecord({
     user: ['$CLINE_DIR/hooks/*', 'Documents/Cline/Hooks/*', '$CLINE_DIR/plugins', 'Documents/Cline/Plugins'],
   },
   readOnly: READ_ONLY,
-  routing: 'every-tool',
   mcpNames: '<server>__<tool>',
   shape: { kinds: KINDS, tools: TOOLS, reshape: asToolCall },
   // the only refusal Cline has ends the whole task before the call runs; the reason is in its log only

@@ -67,7 +67,6 @@ export const record: ClientRecord = clientRecord({
   // repository hooks (its own and .claude/settings.json) run only in a folder listed in trustedFolders
   trustFiles: { user: ['$COPILOT_HOME/config.json'] },
   readOnly: READ_ONLY,
-  routing: 'every-tool',
   mcpNames: '<server>-<tool>',
   shellSession: 'always',
   readsClaude: 'always, in a trusted folder',

@@ -26,7 +26,6 @@ export const record: ClientRecord = clientRecord({
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
   hookFiles: { project: PROJECT_FILES, user: ['$XDG_CONFIG_HOME/crush/crush.json'] },
   readOnly: READ_ONLY,
-  routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
   // CRUSH_SESSION_ID is documented for hooks, not for its bash tool
   shellSession: 'never',

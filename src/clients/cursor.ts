@@ -62,10 +62,8 @@ export const record: ClientRecord = clientRecord({
   name: 'cursor',
   home: { dir: '.cursor' },
   hookFiles: { project: [CURSOR_HOOKS_FILE], user: ['.cursor/hooks.json'] },
-  // its reading tools, as its hooks reference names them (not run here)
+  // its reading tools, as its hooks reference names them (not run here); preToolUse has no matcher: these are read as reads
   readOnly: ['Read', 'Grep', 'Glob', 'LS'],
-  // preToolUse with no matcher: every tool, the read-only ones read as reads
-  routing: 'every-tool',
   mcpNames: 'MCP:<tool>',
   shape: { kinds: KINDS, tools: TOOLS, session: ['conversation_id', 'session_id'], reshape: asToolCall },
   answer: {

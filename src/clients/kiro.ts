@@ -59,9 +59,8 @@ export const record: ClientRecord = clientRecord({
   hookFiles: { project: [KIRO_HOOK_FILE, KIRO_AGENT_FILE] },
   // every agent file carries hooks, and CLI 3 and the IDE read every hooks file
   hookDirs: { project: [KIRO_AGENTS_DIR, '.kiro/hooks'], user: ['.kiro/agents', '.kiro/hooks'] },
+  // its wiring's matcher `*` sends every tool: these are read as reads
   readOnly: READ_ONLY,
-  // matcher `*`: every tool, the read-only ones read as reads
-  routing: 'every-tool',
   mcpNames: '@<server>/<tool>',
   // no session id in any payload (session: none read): every Kiro call is a stranger's (SPEC 6)
   shape: { kinds: KINDS, tools: TOOLS, session: [], source: ['source'] },

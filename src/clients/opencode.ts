@@ -142,7 +142,6 @@ export function pluginClient(label: string, { tools, skills, ...r }: PluginClien
   return clientRecord({
     ...r,
     home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
-    routing: 'plugin',
     mcpNames: '<server>_<tool>',
     shellSession: 'always',
     shape: { tools: { ...TOOLS, ...tools }, source: ['source'] },

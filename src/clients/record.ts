@@ -1,4 +1,4 @@
-// One record per client: wiring, routing, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
+// One record per client: wiring, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
 import { agentName, sessionVarOf, type Agent, type ClientName } from './names';
 import type { ClientAdapter, EventKind, GuardEvent } from './event';
 import { CLAUDE_ANSWER, CLAUDE_KEYS, KINDS, readShaped, render, type Answer, type PayloadShape } from './common';
@@ -58,17 +58,6 @@ export interface ClientPath {
   every?: true;
 }
 
-/** How a client's hook wiring picks the tools it sends to the guard. */
-type Routing =
-  /** a matcher of every tool name but the read-only ones (allBut) */
-  | 'matcher'
-  /** its before-tool hook gets every tool, whatever a matcher says (Copilot CLI's native hooks, VS Code's agent) */
-  | 'every-tool'
-  /** the git-handoff plugin asks about every tool but the read-only ones (OpenCode) */
-  | 'plugin'
-  /** its hooks are per kind of action: the ones that write or run anything are wired */
-  | 'events';
-
 export interface ClientRecord {
   name: ClientName;
   /** its `install --agent` name, null when install does not wire it itself */
@@ -85,7 +74,6 @@ export interface ClientRecord {
   trustFiles: readonly ClientPath[];
   /** the tools it ships that cannot write or run anything: the only ones its wiring does not send to the guard */
   readOnly: readonly string[];
-  routing: Routing;
   /** how it names an MCP server's tool, e.g. `mcp__<server>__<tool>` */
   mcpNames: string;
   /** the variable its shell tool exports with its session id (./names.ts SESSION_VARS), null: none */
@@ -140,7 +128,7 @@ export const claudeProbe =
   (tool: string, fields: (command: string) => Record<string, unknown> = () => ({})): ClientRecord['probes'] =>
   (cwd, command) => [[tool, { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { command }, ...fields(command) }]];
 
-type Defaulted = 'agent' | 'sessionVar' | 'shellSession' | 'routing' | 'mcpNames' | 'answer' | 'contextBeforeTool';
+type Defaulted = 'agent' | 'sessionVar' | 'shellSession' | 'mcpNames' | 'answer' | 'contextBeforeTool';
 type PathKind = 'hookFiles' | 'hookDirs' | 'pluginDirs' | 'trustFiles';
 /** A record's paths by scope; a folder whose every file runs (ClientPath.every) ends in `/*`. */
 type Paths = Partial<Record<FileScope, readonly string[]>>;
@@ -158,7 +146,7 @@ const pathsOf = (paths: Paths = {}): ClientPath[] =>
 
 /**
  * A record with what a Claude-shaped client leaves out: its agent and session variable from names.ts, no trust file,
- * a matcher, Claude Code's payload, answer and front keys, context read before the tool; its wiring's client is its name.
+ * Claude Code's payload, answer and front keys, context read before the tool; its wiring's client is its name.
  */
 export const clientRecord = ({ hookFiles, hookDirs, pluginDirs, trustFiles, shape, wiring, front, ...r }: RecordInput): ClientRecord => {
   const kinds = shape?.kinds ?? KINDS;
@@ -166,7 +154,6 @@ export const clientRecord = ({ hookFiles, hookDirs, pluginDirs, trustFiles, shap
     agent: agentName(r.name),
     sessionVar: sessionVarOf(r.name),
     shellSession: 'never',
-    routing: 'matcher',
     mcpNames: 'mcp__<server>__<tool>',
     answer: CLAUDE_ANSWER,
     contextBeforeTool: true,

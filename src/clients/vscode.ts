@@ -72,7 +72,6 @@ export const record: ClientRecord = clientRecord({
   hookFiles: { project: ['.claude/settings.json'], local: ['.claude/settings.local.json'], user: ['$CLAUDE_CONFIG_DIR/settings.json'] },
   hookDirs: { project: ['.github/hooks'] },
   readOnly: READ_ONLY,
-  routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
   shape: {
     kinds: VSCODE_KINDS,

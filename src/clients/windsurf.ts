@@ -33,7 +33,6 @@ export const record: ClientRecord = clientRecord({
   hookFiles: { project: [WINDSURF_HOOKS_FILE], user: ['.codeium/windsurf/hooks.json', '.codeium/hooks.json'], system: ['/etc/windsurf/hooks.json'] },
   // no tool names: its hooks are per kind of action, and the reading kinds are not wired
   readOnly: [],
-  routing: 'events',
   // its pre_mcp_tool_use names the server and the tool; the guard reads them as mcp_<server>_<tool>
   mcpNames: 'mcp_<server>_<tool>',
   shape: { kinds: KINDS, tools: TOOLS, session: ['trajectory_id'], reshape: asToolCall },
