@@ -255,12 +255,7 @@ export function unknownPayloadAction(p: Record<string, unknown>, cwd: string, na
     const action = commonToolAction(name, input as Record<string, unknown>, cwd);
     if (action.type !== 'other') return { tool: name, input: input as Record<string, unknown>, action };
   }
-  if (depth >= CALL_NESTING) return null;
-  for (const [k, v] of Object.entries(p)) {
-    const found = CALL_KEY.test(k) && v && typeof v === 'object' && !Array.isArray(v) ? unknownPayloadAction(v as Record<string, unknown>, cwd, tool, depth + 1) : null;
-    if (found) return found;
-  }
-  return null;
+  return nested(p, depth, (call) => unknownPayloadAction(call, cwd, tool, depth + 1));
 }
 
 /** The tool a payload names, at the top or in another nesting (unknownPayloadAction's), or null when it names none. */
@@ -268,9 +263,14 @@ export function payloadTool(p: Record<string, unknown>, depth = 0): string | nul
   const tool = Object.entries(p).find(([k, v]) => TOOL_NAME_KEY.test(k) && k !== 'name' && typeof v === 'string')?.[1];
   if (typeof tool === 'string') return tool;
   if (depth > 0 && typeof p.name === 'string') return p.name;
+  return nested(p, depth, (call) => payloadTool(call, depth + 1));
+}
+
+/** What `read` finds first in an object of `p` under a call-like key, while `depth` is under CALL_NESTING. */
+function nested<T>(p: Record<string, unknown>, depth: number, read: (call: Record<string, unknown>) => T | null): T | null {
   if (depth >= CALL_NESTING) return null;
   for (const [k, v] of Object.entries(p)) {
-    const found = CALL_KEY.test(k) && v && typeof v === 'object' && !Array.isArray(v) ? payloadTool(v as Record<string, unknown>, depth + 1) : null;
+    const found = CALL_KEY.test(k) && v && typeof v === 'object' && !Array.isArray(v) ? read(v as Record<string, unknown>) : null;
     if (found) return found;
   }
   return null;
