@@ -15,9 +15,9 @@ export type HookFile = ClientPath & {
 };
 
 /** The rows of one kind of every record, the first client naming a file keeping it (VS Code reads Claude Code's). */
-function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly ClientPath[] | undefined, trust?: true): HookFile[] {
+function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly ClientPath[], trust?: true): HookFile[] {
   const seen = new Set<string>();
-  return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, ...f, ...(trust ? { trust } : {}) }))).filter((row) => {
+  return ALL_RECORDS.flatMap((r) => pick(r).map((f) => ({ client: r.name, ...f, ...(trust ? { trust } : {}) }))).filter((row) => {
     const key = `${row.scope === 'local' ? 'project' : row.scope}:${row.file}`;
     return !seen.has(key) && !!seen.add(key);
   });

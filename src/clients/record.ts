@@ -67,9 +67,9 @@ export interface ClientRecord {
   /** where it reads hook configuration, at every scope */
   hookFiles: readonly ClientPath[];
   /** folders whose every JSON file it reads hooks from */
-  hookDirs?: readonly ClientPath[];
+  hookDirs: readonly ClientPath[];
   /** folders whose every module it loads around its tools */
-  pluginDirs?: readonly ClientPath[];
+  pluginDirs: readonly ClientPath[];
   /** where it keeps which folders (and hooks) it trusts: a session that edits one can switch the wiring off unseen */
   trustFiles: readonly ClientPath[];
   /** the tools it ships that cannot write or run anything: the only ones its wiring does not send to the guard */
@@ -160,8 +160,8 @@ export const clientRecord = ({ hookFiles, hookDirs, pluginDirs, trustFiles, shap
     ...r,
     hookFiles: pathsOf(hookFiles),
     trustFiles: pathsOf(trustFiles),
-    ...(hookDirs ? { hookDirs: pathsOf(hookDirs) } : {}),
-    ...(pluginDirs ? { pluginDirs: pathsOf(pluginDirs) } : {}),
+    hookDirs: pathsOf(hookDirs),
+    pluginDirs: pathsOf(pluginDirs),
     shape: { ...shape, kinds },
     wiring: wiring && wiringOf(r.name, wiring),
     front: front ? { keys: CLAUDE_KEYS, events: kinds, ...front } : null,
