@@ -43,8 +43,8 @@ function argsOf(v: unknown): Record<string, unknown> {
 }
 
 /** A payload Copilot CLI sent through the Claude Code wiring: COPILOT_CLI=1 in the hook's environment, an ISO `timestamp`. */
-const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
-  env.COPILOT_CLI === '1' && typeof p.timestamp === 'string' && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name);
+const isCopilotClaudePayload = (p: Record<string, unknown>): boolean =>
+  process.env.COPILOT_CLI === '1' && typeof p.timestamp === 'string' && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name);
 
 /** Copilot through the Claude Code wiring: Claude Code's answers, but SessionStart's context only flat. */
 const copilotClaude = adapterOf({
@@ -54,9 +54,9 @@ const copilotClaude = adapterOf({
 });
 
 /** Where git-handoff's native Copilot wiring is in the repository (COPILOT_PROJECT_DIR), it answers Copilot's calls. */
-export function copilotAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
+export function copilotAnswersNatively(e: GuardEvent): boolean {
   if (e.client !== 'copilot' || !/^[A-Z]/.test(e.name)) return false;
-  return existsSync(path.join(env.COPILOT_PROJECT_DIR || e.cwd, COPILOT_HOOKS_FILE));
+  return existsSync(path.join(process.env.COPILOT_PROJECT_DIR || e.cwd, COPILOT_HOOKS_FILE));
 }
 
 export const record: ClientRecord = clientRecord({

@@ -47,10 +47,9 @@ const isCursorPayload = (p: Record<string, unknown>): boolean =>
   typeof p.hook_event_name === 'string' && /^[a-z]/.test(p.hook_event_name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.cursor_version !== undefined);
 
 /** Where git-handoff's Cursor wiring is in the project (or the user's hooks), it answers Cursor's calls, not Claude Code's. */
-function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
+function cursorAnswersNatively(e: GuardEvent): boolean {
   if (e.client !== 'cursor') return false;
-  const home = userHome(env);
-  const files = [path.join(home, CURSOR_HOOKS_FILE)];
+  const files = [path.join(userHome(), CURSOR_HOOKS_FILE)];
   for (let d = path.resolve(e.cwd); ; d = path.dirname(d)) {
     files.push(path.join(d, CURSOR_HOOKS_FILE));
     if (d === path.dirname(d)) break;

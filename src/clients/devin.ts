@@ -22,12 +22,12 @@ const TOOLS: Record<string, ToClaude> = {
 };
 
 /** A payload Devin CLI sent, through its own wiring or Claude Code's: Claude Code's events, no `cwd`, its variable or `prompt_id`. */
-const isDevinPayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
-  p.cwd === undefined && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name) && typeof p.session_id === 'string' && (env[PROJECT_VAR] !== undefined || p.prompt_id !== undefined);
+const isDevinPayload = (p: Record<string, unknown>): boolean =>
+  p.cwd === undefined && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name) && typeof p.session_id === 'string' && (process.env[PROJECT_VAR] !== undefined || p.prompt_id !== undefined);
 
 /** Where git-handoff's own Devin wiring is in the project, it answers Devin's calls, not the Claude Code wiring. */
-const devinAnswersNatively = (e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean =>
-  e.client === 'devin-cli' && wiredWithGuard(path.join(env[PROJECT_VAR] || e.cwd, DEVIN_HOOKS_FILE));
+const devinAnswersNatively = (e: GuardEvent): boolean =>
+  e.client === 'devin-cli' && wiredWithGuard(path.join(process.env[PROJECT_VAR] || e.cwd, DEVIN_HOOKS_FILE));
 
 export const record: ClientRecord = clientRecord({
   name: 'devin-cli',
