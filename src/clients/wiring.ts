@@ -1,6 +1,6 @@
 // What `install --agent` writes for one client (SPEC 6, docs/clients.md); src/install/agents.ts writes and checks it.
-import { readFileSync } from 'node:fs';
 import type { ClientName } from './names';
+import { readTextOr } from '../read-file';
 
 export interface Wiring {
   client: ClientName;
@@ -78,12 +78,8 @@ export const GUARD_TEXT = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/;
 
 /** Whether `file` wires git-handoff's guard (with `also` in it, where given: the wiring's own `--client=`). */
 export function wiredWithGuard(file: string, also = ''): boolean {
-  try {
-    const text = readFileSync(file, 'utf8');
-    return GUARD_TEXT.test(text) && text.includes(also);
-  } catch {
-    return false;
-  }
+  const text = readTextOr(file);
+  return text !== null && GUARD_TEXT.test(text) && text.includes(also);
 }
 
 /** Every wired hook's timeout, in seconds: above the guard's own watchdog (15 s), half the clients' own default. */
