@@ -23,10 +23,9 @@ function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly ClientPath[], 
   });
 }
 
-/** The records' paths by kind (their meaning: ClientRecord's fields of those names). */
+/** The records' paths by kind (their meaning: ClientRecord's fields of those names), hook and trust files together. */
 const readTables = () => ({
-  hookFiles: rows((r) => r.hookFiles),
-  trustFiles: rows((r) => r.trustFiles, true),
+  files: [...rows((r) => r.hookFiles), ...rows((r) => r.trustFiles, true)],
   hookDirs: rows((r) => r.hookDirs),
   pluginDirs: rows((r) => r.pluginDirs),
 });
@@ -53,7 +52,7 @@ export function hookFiles(worktrees: readonly string[], home: string, env: NodeJ
     return [...out.values()];
   };
   const t = TABLES();
-  return { files: resolve([...t.hookFiles, ...t.trustFiles]), dirs: resolve(t.hookDirs), plugins: resolve(t.pluginDirs) };
+  return { files: resolve(t.files), dirs: resolve(t.hookDirs), plugins: resolve(t.pluginDirs) };
 }
 
 /** What a client keeps in a file of the table, for the guard's reasons. */
@@ -61,9 +60,9 @@ export const keptThere = (h: HookFile): string => (h.trust ? `where ${h.client} 
 
 /** A text naming a file or directory of the table (its first part: `.claude`, `.gemini`, `opencode.json`, …), for lines the guard cannot read whole. */
 let namesHookFile: RegExp | undefined;
-const namesOf = ({ hookFiles, trustFiles }: Tables): RegExp =>
+const namesOf = ({ files }: Tables): RegExp =>
   new RegExp(
-    [...new Set([...hookFiles, ...trustFiles].map((r) => (r.file.startsWith('$') ? RECORDS[r.client].home!.dir : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
+    [...new Set(files.map((r) => (r.file.startsWith('$') ? RECORDS[r.client].home!.dir : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
       .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join('|'),
   );
