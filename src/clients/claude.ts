@@ -1,7 +1,6 @@
 // Claude Code: PascalCase events, hookSpecificOutput answers; the shape most clients speak (./common.ts).
-import { CLAUDE_ANSWER, CLAUDE_KEYS, KINDS } from './common';
+import { CLAUDE_ANSWER } from './common';
 import { allBut, claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
 
 /** The tools Claude Code (2.1.328) ships that cannot write or run anything, with old names (Task for Agent) too. */
 const READ_ONLY = [
@@ -12,40 +11,17 @@ const READ_ONLY = [
 /** The tools whose payload is one short line (Wiring.split): Bash's command, Edit's old and new strings. */
 const LINE = ['Bash', 'Edit'];
 
-const wiring: Wiring = {
-  client: 'claude-code',
-  format: 'settings',
-  settings: '.claude/settings.json',
-  // no PostToolUse: PreToolUse shows its warnings to the model itself, so a tool call pays one hook process
-  events: claudeEvents(READ_ONLY),
-  // hooks run as `/bin/sh -c <command>`: that sh runs the sh front itself
-  sh: true,
-  split: {
-    event: 'PreToolUse',
-    line: LINE,
-    get rest() {
-      return allBut([...READ_ONLY, ...LINE]);
-    },
-  },
-  timeout: HOOK_TIMEOUT_S,
-  named: false,
-  notes: 'CLAUDE.md',
-  skills: '.claude/skills',
-};
-
 export const record: ClientRecord = clientRecord({
   name: 'claude-code',
   home: { variable: 'CLAUDE_CONFIG_DIR', dir: '.claude' },
-  hookFiles: [
-    { scope: 'project', file: '.claude/settings.json' },
-    { scope: 'local', file: '.claude/settings.local.json' },
-    { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.json' },
-    { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.local.json' },
-    { scope: 'system', file: '/etc/claude-code/managed-settings.json' },
-  ],
+  hookFiles: {
+    project: ['.claude/settings.json'],
+    local: ['.claude/settings.local.json'],
+    user: ['$CLAUDE_CONFIG_DIR/settings.json', '$CLAUDE_CONFIG_DIR/settings.local.json'],
+    system: ['/etc/claude-code/managed-settings.json'],
+  },
   readOnly: READ_ONLY,
   shellSession: 'as-hook',
-  contextBeforeTool: true,
   runsHandoffRewrite: true,
   pidVariable: 'CLAUDE_PID',
   // its OS sandbox (bubblewrap): `sandbox.enabled`, and `sandbox.filesystem.denyWrite` adds read-only paths (src/install/sandbox.ts)
@@ -53,8 +29,24 @@ export const record: ClientRecord = clientRecord({
   probes: claudeProbe('Bash'),
   // it reads PreCompact's stdout as plain text (2.1.328): added to the compaction's instructions and shown as the hook's output
   answer: { ...CLAUDE_ANSWER, 'pre-compact': '$context' },
-  wiring,
-  front: { keys: CLAUDE_KEYS, events: KINDS, tools: { Bash: 'command', Write: 'write', Edit: 'file_path', MultiEdit: 'file_path' } },
+  wiring: {
+    format: 'settings',
+    settings: '.claude/settings.json',
+    // no PostToolUse: PreToolUse shows its warnings to the model itself, so a tool call pays one hook process
+    events: claudeEvents(READ_ONLY),
+    // hooks run as `/bin/sh -c <command>`: that sh runs the sh front itself
+    sh: true,
+    split: {
+      event: 'PreToolUse',
+      line: LINE,
+      get rest() {
+        return allBut([...READ_ONLY, ...LINE]);
+      },
+    },
+    notes: 'CLAUDE.md',
+    skills: '.claude/skills',
+  },
+  front: { tools: { Bash: 'command', Write: 'write', Edit: 'file_path', MultiEdit: 'file_path' } },
   plugin: {
     word: 'plugin',
     title: 'Claude Code',

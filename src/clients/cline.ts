@@ -1,8 +1,7 @@
 // Cline: hook scripts named after its events (docs/clients.md, Cline).
-import { obj, shellWord, str, type EventKind, type ToolAction } from './event';
-import { strings, type ToClaude } from './common';
+import { editOn, obj, shellWord, str, type EventKind } from './event';
+import { onPath, strings, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { filesWiring, type Wiring } from './wiring';
 
 /** The tools the Cline CLI (3.0.65), then its extension, ship that cannot write or run anything. */
 const READ_ONLY = [
@@ -36,14 +35,6 @@ const KINDS: Record<string, EventKind> = {
 const clineHookScript = (event: string, command: string) =>
   `#!/bin/sh\n# git-handoff's ${event} hook for Cline: \`git handoff uninstall --agent cline\` removes it.\nexec ${command}\n`;
 
-export const wiring: Wiring = filesWiring({
-  client: 'cline',
-  settings: `${CLINE_HOOKS_DIR}/PreToolUse`,
-  events: EVENTS,
-  files: (command) => Object.keys(EVENTS).map((e) => ({ file: `${CLINE_HOOKS_DIR}/${e}`, text: clineHookScript(e, command), mode: 0o755 })),
-  runs: () => `sh ${CLINE_HOOKS_DIR}/PreToolUse`,
-});
-
 /** A command line as the shell tool would run it, from any input shape run_commands takes. */
 function commandsOf(input: unknown): string | null {
   if (typeof input === 'string') return input;
@@ -66,18 +57,17 @@ function searchReplaceEdits(diff: string): Array<{ oldText: string; newText: str
   return edits.length ? edits.map((m) => ({ oldText: m[1].replace(/\r?\n$/, ''), newText: m[2].replace(/\r?\n$/, '') })) : [{ oldText: '', newText: diff }];
 }
 
-const withPath = (act: (path: string, a: Record<string, unknown>) => ToolAction) => (a: Record<string, unknown>) => (str(a.path) === null ? null : act(str(a.path)!, a));
 const shell = (command: string | null) => (command === null ? null : { tool: 'Bash', input: { command } });
 
 /** Cline's tools (the CLI's, then the extension's) as the actions the rules judge; null: read as an unknown tool's. */
 const TOOLS: Record<string, ToClaude> = {
   run_commands: (a) => shell(commandsOf(a)),
   // {path, new_text} writes the file; with old_text it replaces, with insert_line it inserts
-  editor: withPath((path, a) =>
-    a.old_text === undefined && a.insert_line === undefined ? { type: 'write', path, content: str(a.new_text) ?? '' } : { type: 'edit', path, edits: [{ oldText: str(a.old_text) ?? '', newText: str(a.new_text) ?? '' }] },
+  editor: onPath(['path'], (path, a) =>
+    a.old_text === undefined && a.insert_line === undefined ? { type: 'write', path, content: str(a.new_text) ?? '' } : editOn(path, a.old_text, a.new_text),
   ),
-  write_to_file: withPath((path, a) => ({ type: 'write', path, content: str(a.content) ?? '' })),
-  replace_in_file: withPath((path, a) => ({ type: 'edit', path, edits: searchReplaceEdits(str(a.diff) ?? '') })),
+  write_to_file: onPath(['path'], (path, a) => ({ type: 'write', path, content: str(a.content) ?? '' })),
+  replace_in_file: onPath(['path'], (path, a) => ({ type: 'edit', path, edits: searchReplaceEdits(str(a.diff) ?? '') })),
   execute_command: (a) => shell(str(a.command)),
   // its arguments are JSON text: judged as the MCP tool's own
   use_mcp_tool: (a) => {
@@ -112,27 +102,25 @@ function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
 export const record: ClientRecord = clientRecord({
   name: 'cline',
   home: { variable: 'CLINE_DIR', dir: '.cline' },
-  hookFiles: Object.keys(EVENTS).map((e) => ({ scope: 'project' as const, file: `${CLINE_HOOKS_DIR}/${e}` })),
-  // every file in these folders named after an event runs around the tools (any extension), and each plugin module too
-  pluginDirs: [
-    { scope: 'project', file: CLINE_HOOKS_DIR, every: true },
-    { scope: 'project', file: '.cline/hooks', every: true },
-    { scope: 'user', file: '$CLINE_DIR/hooks', every: true },
-    { scope: 'user', file: 'Documents/Cline/Hooks', every: true },
-    { scope: 'project', file: '.cline/plugins' },
-    { scope: 'user', file: '$CLINE_DIR/plugins' },
-    { scope: 'user', file: 'Documents/Cline/Plugins' },
-  ],
+  hookFiles: { project: Object.keys(EVENTS).map((e) => `${CLINE_HOOKS_DIR}/${e}`) },
+  // every file in the hook folders named after an event runs around the tools (any extension), and each plugin module too
+  pluginDirs: {
+    project: [`${CLINE_HOOKS_DIR}/*`, '.cline/hooks/*', '.cline/plugins'],
+    user: ['$CLINE_DIR/hooks/*', 'Documents/Cline/Hooks/*', '$CLINE_DIR/plugins', 'Documents/Cline/Plugins'],
+  },
   readOnly: READ_ONLY,
-  routing: 'every-tool',
   mcpNames: '<server>__<tool>',
   shape: { kinds: KINDS, tools: TOOLS, reshape: asToolCall },
   // the only refusal Cline has ends the whole task before the call runs; the reason is in its log only
   answer: { deny: { cancel: true, errorMessage: '$deny' }, allow: { contextModification: '$told' } },
   guardLimit: 'a refusal ends the whole task; a guard that crashes lets the call run',
-  contextBeforeTool: true,
   probes: (cwd, command) => [
     ['run_commands', { hookName: 'tool_call', taskId: PROBE_SESSION, sessionContext: { rootSessionId: PROBE_SESSION }, workspaceRoots: [cwd], agent_id: 'doctor', parent_agent_id: null, tool_call: { id: 'doctor', name: 'run_commands', input: { commands: [command] } }, preToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify([command]) } } }],
   ],
-  wiring,
+  wiring: {
+    settings: `${CLINE_HOOKS_DIR}/PreToolUse`,
+    events: EVENTS,
+    files: (command) => Object.keys(EVENTS).map((e) => ({ file: `${CLINE_HOOKS_DIR}/${e}`, text: clineHookScript(e, command), mode: 0o755 })),
+    runs: () => `sh ${CLINE_HOOKS_DIR}/PreToolUse`,
+  },
 });

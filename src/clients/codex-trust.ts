@@ -7,6 +7,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { canonical } from './hook-files';
 import { trustFile } from './places';
+import { upFrom } from './plugin-active';
 import { WIRING } from './records';
 
 /** The hooks file install writes for Codex, relative to a worktree. */
@@ -71,14 +72,8 @@ export function codexTrust(worktree: string, hooks: Record<string, unknown>, isO
     /* the worktree as git named it */
   }
   const projects: Record<string, any> = config.projects ?? {};
-  // Codex trusts a project by its directory or one above it.
-  out.projectUntrusted = ![...dirs].some((d) => {
-    for (let at = d; ; at = path.dirname(at)) {
-      const level = projects[at]?.trust_level;
-      if (level !== undefined) return level === 'trusted';
-      if (path.dirname(at) === at) return false;
-    }
-  });
+  // Codex trusts a project by its directory or one above it: the nearest that says
+  out.projectUntrusted = ![...dirs].some((d) => upFrom(d).map((at) => projects[at]?.trust_level).find((level) => level !== undefined) === 'trusted');
   const states: Record<string, any> = config.hooks?.state ?? {};
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) continue;

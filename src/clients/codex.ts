@@ -1,7 +1,5 @@
 // Codex: Claude Code's hook format, told apart by `turn_id`; file edits arrive as one `apply_patch` envelope.
-import { CLAUDE_KEYS, KINDS } from './common';
 import { claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
-import { HOOK_TIMEOUT_S } from './wiring';
 
 /** The tools Codex (0.169.0) ships that cannot write or run anything, as its hooks name them. */
 const READ_ONLY = [
@@ -12,19 +10,16 @@ const READ_ONLY = [
 export const record: ClientRecord = clientRecord({
   name: 'codex',
   home: { variable: 'CODEX_HOME', dir: '.codex' },
-  hookFiles: [
-    { scope: 'project', file: '.codex/hooks.json' },
-    { scope: 'project', file: '.codex/config.toml' },
-    { scope: 'user', file: '$CODEX_HOME/hooks.json' },
-    { scope: 'user', file: '$CODEX_HOME/config.toml' },
-    { scope: 'system', file: '/etc/codex/managed_config.toml' },
-  ],
+  hookFiles: {
+    project: ['.codex/hooks.json', '.codex/config.toml'],
+    user: ['$CODEX_HOME/hooks.json', '$CODEX_HOME/config.toml'],
+    system: ['/etc/codex/managed_config.toml'],
+  },
   // the project and each hook trusted (trust_level, hooks.state trusted_hash): ./codex-trust.ts
-  trustFiles: [{ scope: 'user', file: '$CODEX_HOME/config.toml' }],
+  trustFiles: { user: ['$CODEX_HOME/config.toml'] },
   readOnly: READ_ONLY,
   // its shell tool exports CODEX_THREAD_ID to every command; its hooks get none
   shellSession: 'always',
-  contextBeforeTool: true,
   runsHandoffRewrite: true,
   patchPrograms: ['apply_patch', 'applypatch'],
   isProcess: (argv, comm) => comm === 'codex' || /(^|\/)codex$/.test(argv[0] ?? ''),
@@ -32,23 +27,15 @@ export const record: ClientRecord = clientRecord({
   stdinUnseen: true,
   probes: claudeProbe('Bash', () => ({ turn_id: 'doctor' })),
   wiring: {
-    client: 'codex',
     format: 'settings',
     settings: '.codex/hooks.json',
     // no PostToolUse: Codex shows a PreToolUse additionalContext to the model
     events: claudeEvents(READ_ONLY),
     // hooks run as `bash -c <command>`
     bash: true,
-    timeout: HOOK_TIMEOUT_S,
     // Codex runs a SessionEnd hook for at most 3 s, and warns at every start of a longer one; its trust hash counts 3
     eventTimeouts: { SessionEnd: 3 },
-    named: false,
-    notes: 'AGENTS.md',
     skills: '.agents/skills',
   },
-  front: {
-    keys: CLAUDE_KEYS,
-    events: KINDS,
-    tools: { Bash: 'command', shell: 'command', exec_command: 'command', Write: 'write', Edit: 'file_path', apply_patch: 'patch' },
-  },
+  front: { tools: { Bash: 'command', shell: 'command', exec_command: 'command', Write: 'write', Edit: 'file_path', apply_patch: 'patch' } },
 });

@@ -157,3 +157,11 @@ export const editOf = (input: Record<string, unknown>, path: unknown = input.fil
 
 /** A whole file written, its path and content under the client's names, as Claude Code's Write. */
 export const writeOf = (path: unknown, content: unknown): { tool: string; input: Record<string, unknown> } => ({ tool: 'Write', input: { file_path: path, content: typeof content === 'string' ? content : '' } });
+
+/** A tool of the file named under the first of `keys` it has (none: null, its arguments read as an unknown shape). */
+export const onPath =
+  (keys: readonly string[], act: (path: string, input: Record<string, unknown>) => ToolAction): ToClaude =>
+  (input) => {
+    const path = keys.map((k) => str(input[k])).find((p) => p !== null);
+    return path == null ? null : act(path, input);
+  };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { obj, str, type EventKind, type GuardEvent } from './event';
 import { CLAUDE_ANSWER, claudeArgs, KINDS, type ToClaude } from './common';
 import { adapterOf, type ClientRecord, clientRecord, PROBE_SESSION } from './record';
-import { filesWiring, HOOK_TIMEOUT_S, payloadCommand, type Wiring } from './wiring';
+import { eachEvent, HOOK_TIMEOUT_S, payloadCommand } from './wiring';
 
 /** The tools Copilot CLI (1.0.102) ships that cannot write or run anything (its native preToolUse gets every tool). */
 const READ_ONLY = [
@@ -16,20 +16,6 @@ const READ_ONLY = [
 const COPILOT_HOOKS_FILE = '.github/hooks/git-handoff.json';
 
 const EVENTS = { sessionStart: undefined, preToolUse: undefined, agentStop: undefined, sessionEnd: undefined };
-
-/** git-handoff's own hooks file: preToolUse's additionalContext reaches the model, so a tool call pays one hook process. */
-const wiring: Wiring = filesWiring({
-  client: 'copilot',
-  settings: COPILOT_HOOKS_FILE,
-  events: EVENTS,
-  // a hook's `bash` command runs as `/bin/bash --norc --noprofile -c <command>`
-  bash: true,
-  skills: '.agents/skills',
-  files: (command) => {
-    const entry = { type: 'command', bash: payloadCommand(command), timeoutSec: HOOK_TIMEOUT_S };
-    return [{ file: COPILOT_HOOKS_FILE, json: { at: ['hooks'], base: { version: 1 }, entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [entry]])) } }];
-  },
-});
 
 /** Copilot's tool names onto Claude Code's (`create` is a Write, `str_replace` an Edit), with its argument names. */
 const NAMES: Record<string, string> = { bash: 'Bash', powershell: 'PowerShell', create: 'Write', edit: 'Edit', str_replace: 'Edit', apply_patch: 'apply_patch' };
@@ -57,8 +43,8 @@ function argsOf(v: unknown): Record<string, unknown> {
 }
 
 /** A payload Copilot CLI sent through the Claude Code wiring: COPILOT_CLI=1 in the hook's environment, an ISO `timestamp`. */
-const isCopilotClaudePayload = (p: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): boolean =>
-  env.COPILOT_CLI === '1' && typeof p.timestamp === 'string' && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name);
+const isCopilotClaudePayload = (p: Record<string, unknown>): boolean =>
+  process.env.COPILOT_CLI === '1' && typeof p.timestamp === 'string' && typeof p.hook_event_name === 'string' && /^[A-Z]/.test(p.hook_event_name);
 
 /** Copilot through the Claude Code wiring: Claude Code's answers, but SessionStart's context only flat. */
 const copilotClaude = adapterOf({
@@ -68,26 +54,19 @@ const copilotClaude = adapterOf({
 });
 
 /** Where git-handoff's native Copilot wiring is in the repository (COPILOT_PROJECT_DIR), it answers Copilot's calls. */
-export function copilotAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
+export function copilotAnswersNatively(e: GuardEvent): boolean {
   if (e.client !== 'copilot' || !/^[A-Z]/.test(e.name)) return false;
-  return existsSync(path.join(env.COPILOT_PROJECT_DIR || e.cwd, COPILOT_HOOKS_FILE));
+  return existsSync(path.join(process.env.COPILOT_PROJECT_DIR || e.cwd, COPILOT_HOOKS_FILE));
 }
 
 export const record: ClientRecord = clientRecord({
   name: 'copilot',
   home: { variable: 'COPILOT_HOME', dir: '.copilot' },
-  hookFiles: [
-    { scope: 'project', file: COPILOT_HOOKS_FILE },
-    { scope: 'user', file: '$COPILOT_HOME/config.json' },
-  ],
-  hookDirs: [
-    { scope: 'project', file: '.github/hooks' },
-    { scope: 'user', file: '$COPILOT_HOME/hooks' },
-  ],
+  hookFiles: { project: [COPILOT_HOOKS_FILE], user: ['$COPILOT_HOME/config.json'] },
+  hookDirs: { project: ['.github/hooks'], user: ['$COPILOT_HOME/hooks'] },
   // repository hooks (its own and .claude/settings.json) run only in a folder listed in trustedFolders
-  trustFiles: [{ scope: 'user', file: '$COPILOT_HOME/config.json' }],
+  trustFiles: { user: ['$COPILOT_HOME/config.json'] },
   readOnly: READ_ONLY,
-  routing: 'every-tool',
   mcpNames: '<server>-<tool>',
   shellSession: 'always',
   readsClaude: 'always, in a trusted folder',
@@ -114,9 +93,19 @@ export const record: ClientRecord = clientRecord({
     'session-start': { additionalContext: '$context' },
     stop: { decision: 'block', reason: '$followUp' },
   },
-  contextBeforeTool: true,
   probes: (cwd, command) => [['bash', { sessionId: PROBE_SESSION, timestamp: Date.now(), cwd, toolName: 'bash', toolArgs: { command } }]],
-  wiring,
+  // git-handoff's own hooks file: preToolUse's additionalContext reaches the model, so a tool call pays one hook process
+  wiring: {
+    settings: COPILOT_HOOKS_FILE,
+    events: EVENTS,
+    // a hook's `bash` command runs as `/bin/bash --norc --noprofile -c <command>`
+    bash: true,
+    skills: '.agents/skills',
+    files: (command) => {
+      const entry = { type: 'command', bash: payloadCommand(command), timeoutSec: HOOK_TIMEOUT_S };
+      return [{ file: COPILOT_HOOKS_FILE, json: { at: ['hooks'], base: { version: 1 }, entries: eachEvent(EVENTS, () => entry) } }];
+    },
+  },
   front: {
     keys: { session: 'sessionId', tool: 'toolName', event: null, result: 'toolResult', input: 'toolArgs' },
     events: null,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { EventKind } from './event';
 import { editOf, writeOf, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { HOOK_TIMEOUT_S } from './wiring';
 
 /** The tools Crush ships that cannot write or run anything: viewing, listing, searching, fetching, diagnostics, a job's output. */
 const READ_ONLY = ['view', 'ls', 'glob', 'grep', 'fetch', 'sourcegraph', 'diagnostics', 'job_output'] as const;
@@ -13,19 +13,6 @@ const READ_ONLY = ['view', 'ls', 'glob', 'grep', 'fetch', 'sourcegraph', 'diagno
 const PROJECT_FILES = ['.crush.json', 'crush.json'];
 
 const KINDS: Record<string, EventKind> = { PreToolUse: 'pre-tool', PreCompact: 'pre-compact' };
-
-export const wiring: Wiring = filesWiring({
-  client: 'crush',
-  settings: PROJECT_FILES[0],
-  events: { PreToolUse: undefined },
-  files: (command, worktree) => [
-    {
-      file: PROJECT_FILES.find((f) => existsSync(path.join(worktree, f))) ?? PROJECT_FILES[0],
-      // no matcher: every tool, the read-only ones read as reads
-      json: { at: ['hooks'], entries: { PreToolUse: [{ name: 'git-handoff', command, timeout: HOOK_TIMEOUT_S }] } },
-    },
-  ],
-});
 
 const TOOLS: Record<string, ToClaude> = {
   bash: (a) => ({ tool: 'Bash', input: a }),
@@ -37,15 +24,23 @@ const TOOLS: Record<string, ToClaude> = {
 export const record: ClientRecord = clientRecord({
   name: 'crush',
   home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
-  hookFiles: [...PROJECT_FILES.map((file) => ({ scope: 'project' as const, file })), { scope: 'user', file: '$XDG_CONFIG_HOME/crush/crush.json' }],
+  hookFiles: { project: PROJECT_FILES, user: ['$XDG_CONFIG_HOME/crush/crush.json'] },
   readOnly: READ_ONLY,
-  routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
   // CRUSH_SESSION_ID is documented for hooks, not for its bash tool
   shellSession: 'never',
   shape: { kinds: KINDS, tools: TOOLS, event: ['event', 'hook_event_name'], source: [] },
   answer: { deny: 'exit', allow: { context: '$told' } },
-  contextBeforeTool: true,
   probes: (cwd, command) => [['bash', { event: 'PreToolUse', session_id: PROBE_SESSION, cwd, tool_name: 'bash', tool_input: { command } }]],
-  wiring,
+  wiring: {
+    settings: PROJECT_FILES[0],
+    events: { PreToolUse: undefined },
+    files: (command, worktree) => [
+      {
+        file: PROJECT_FILES.find((f) => existsSync(path.join(worktree, f))) ?? PROJECT_FILES[0],
+        // no matcher: every tool, the read-only ones read as reads
+        json: { at: ['hooks'], entries: { PreToolUse: [{ name: 'git-handoff', command, timeout: HOOK_TIMEOUT_S }] } },
+      },
+    ],
+  },
 });

@@ -3,25 +3,13 @@ import path from 'node:path';
 import { str, type EventKind, type GuardEvent } from './event';
 import type { ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { filesWiring, HOOK_TIMEOUT_S, wiredWithGuard, type Wiring } from './wiring';
+import { eachEvent, HOOK_TIMEOUT_S, wiredWithGuard } from './wiring';
 import { userHome } from '../user-dirs';
 
 const CURSOR_HOOKS_FILE = '.cursor/hooks.json';
 
 /** The events install wires (preToolUse: every tool, failing closed: a guard that cannot run refuses). */
 const EVENTS = { preToolUse: undefined, sessionStart: undefined, stop: undefined, preCompact: undefined, sessionEnd: undefined };
-
-export const wiring: Wiring = filesWiring({
-  client: 'cursor',
-  settings: CURSOR_HOOKS_FILE,
-  events: EVENTS,
-  files: (command) => [
-    {
-      file: CURSOR_HOOKS_FILE,
-      json: { at: ['hooks'], base: { version: 1 }, entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [{ command, timeout: HOOK_TIMEOUT_S, ...(e === 'preToolUse' ? { failClosed: true } : {}) }]])) },
-    },
-  ],
-});
 
 const KINDS: Record<string, EventKind> = {
   beforeShellExecution: 'pre-tool',
@@ -59,10 +47,9 @@ const isCursorPayload = (p: Record<string, unknown>): boolean =>
   typeof p.hook_event_name === 'string' && /^[a-z]/.test(p.hook_event_name) && (p.conversation_id !== undefined || p.generation_id !== undefined || p.cursor_version !== undefined);
 
 /** Where git-handoff's Cursor wiring is in the project (or the user's hooks), it answers Cursor's calls, not Claude Code's. */
-function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.env): boolean {
+function cursorAnswersNatively(e: GuardEvent): boolean {
   if (e.client !== 'cursor') return false;
-  const home = userHome(env);
-  const files = [path.join(home, CURSOR_HOOKS_FILE)];
+  const files = [path.join(userHome(), CURSOR_HOOKS_FILE)];
   for (let d = path.resolve(e.cwd); ; d = path.dirname(d)) {
     files.push(path.join(d, CURSOR_HOOKS_FILE));
     if (d === path.dirname(d)) break;
@@ -73,14 +60,9 @@ function cursorAnswersNatively(e: GuardEvent, env: NodeJS.ProcessEnv = process.e
 export const record: ClientRecord = clientRecord({
   name: 'cursor',
   home: { dir: '.cursor' },
-  hookFiles: [
-    { scope: 'project', file: CURSOR_HOOKS_FILE },
-    { scope: 'user', file: '.cursor/hooks.json' },
-  ],
-  // its reading tools, as its hooks reference names them (not run here)
+  hookFiles: { project: [CURSOR_HOOKS_FILE], user: ['.cursor/hooks.json'] },
+  // its reading tools, as its hooks reference names them (not run here); preToolUse has no matcher: these are read as reads
   readOnly: ['Read', 'Grep', 'Glob', 'LS'],
-  // preToolUse with no matcher: every tool, the read-only ones read as reads
-  routing: 'every-tool',
   mcpNames: 'MCP:<tool>',
   shape: { kinds: KINDS, tools: TOOLS, session: ['conversation_id', 'session_id'], reshape: asToolCall },
   answer: {
@@ -91,10 +73,16 @@ export const record: ClientRecord = clientRecord({
     // preCompact only informs: its one answer is a message to the person
     'pre-compact': { user_message: '$context' },
   },
-  contextBeforeTool: true,
   recordsAfterTool: true,
   readsClaude: 'with its third-party configs setting on',
   rides: [{ wiring: 'claude-code', payload: isCursorPayload, answeredElsewhere: cursorAnswersNatively }],
   probes: (cwd, command) => [['Shell', { conversation_id: PROBE_SESSION, generation_id: 'doctor', cwd, workspace_roots: [cwd], hook_event_name: 'preToolUse', tool_name: 'Shell', tool_input: { command, working_directory: cwd } }]],
-  wiring,
+  wiring: {
+    settings: CURSOR_HOOKS_FILE,
+    events: EVENTS,
+    files: (command) => {
+      const entries = eachEvent(EVENTS, (e) => ({ command, timeout: HOOK_TIMEOUT_S, ...(e === 'preToolUse' ? { failClosed: true } : {}) }));
+      return [{ file: CURSOR_HOOKS_FILE, json: { at: ['hooks'], base: { version: 1 }, entries } }];
+    },
+  },
 });

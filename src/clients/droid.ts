@@ -1,7 +1,7 @@
 // Factory droid: Claude Code's payload and answers with its own tools, in .factory/hooks.json (docs/clients.md, droid).
-import { CLAUDE_KEYS, editOf, KINDS, writeOf, type ToClaude } from './common';
+import { editOf, writeOf, type ToClaude } from './common';
 import { claudeProbe, clientRecord, type ClientRecord, routedEvents } from './record';
-import { afterCommand, claudeGroup, filesWiring, hookCommand, type Wiring } from './wiring';
+import { afterCommand, claudeGroup, eachEvent, shPayloadCommand } from './wiring';
 
 /** The tools droid (0.225.2) ships that cannot write or run anything. */
 const READ_ONLY = ['Read', 'LS', 'Grep', 'Glob', 'TaskOutput', 'ToolSearch', 'WebSearch', 'FetchUrl'] as const;
@@ -17,35 +17,28 @@ const TOOLS: Record<string, ToClaude> = {
 // PostToolUse carries a warning PreToolUse could not show the model (droid shows a before-tool context to nobody)
 const EVENTS = routedEvents(READ_ONLY, ['PreToolUse', 'PostToolUse'], ['SessionStart', 'Stop', 'SessionEnd']);
 
-const wiring: Wiring = filesWiring({
-  client: 'factory-droid',
-  settings: DROID_HOOKS_FILE,
-  events: EVENTS,
-  after: 'PostToolUse',
-  // hooks run as `sh -c <command>`: that sh runs the sh front itself
-  sh: true,
-  files: (command) => [
-    { file: DROID_HOOKS_FILE, json: { at: [], entries: Object.fromEntries(Object.entries(EVENTS).map(([e, m]) => [e, [claudeGroup(m, e === 'PostToolUse' ? afterCommand(command) : hookCommand(wiring, command))]])) } },
-  ],
-});
-
 export const record: ClientRecord = clientRecord({
   name: 'factory-droid',
   home: { dir: '.factory' },
-  hookFiles: [
-    { scope: 'project', file: DROID_HOOKS_FILE },
-    // read for hooks where no hooks.json is in that scope
-    { scope: 'project', file: '.factory/settings.json' },
-    { scope: 'user', file: '.factory/hooks.json' },
-    { scope: 'user', file: '.factory/settings.json' },
-  ],
+  // settings.json is read for hooks where no hooks.json is in that scope
+  hookFiles: { project: [DROID_HOOKS_FILE, '.factory/settings.json'], user: ['.factory/hooks.json', '.factory/settings.json'] },
   // droid's plugins carry hooks of their own
-  pluginDirs: [{ scope: 'user', file: '.factory/plugins' }],
+  pluginDirs: { user: ['.factory/plugins'] },
   readOnly: READ_ONLY,
   mcpNames: '<server>___<tool>',
   contextBeforeTool: false,
   probes: claudeProbe('Execute', (command) => ({ permission_mode: 'auto-high', tool_input: { command, riskLevel: 'low' } })),
-  shape: { kinds: KINDS, tools: TOOLS },
-  wiring,
-  front: { keys: CLAUDE_KEYS, events: KINDS, tools: { Execute: 'command', Create: 'write', Edit: 'file_path' } },
+  shape: { tools: TOOLS },
+  wiring: {
+    settings: DROID_HOOKS_FILE,
+    events: EVENTS,
+    after: 'PostToolUse',
+    // hooks run as `sh -c <command>`: that sh runs the sh front itself
+    sh: true,
+    files: (command) => {
+      const entries = eachEvent(EVENTS, (e, m) => claudeGroup(m, e === 'PostToolUse' ? afterCommand(command) : shPayloadCommand(command)));
+      return [{ file: DROID_HOOKS_FILE, json: { at: [], entries } }];
+    },
+  },
+  front: { tools: { Execute: 'command', Create: 'write', Edit: 'file_path' } },
 });

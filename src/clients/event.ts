@@ -71,10 +71,13 @@ export const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
 export const shellWord = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : shellQuote(a));
 
 const SHELL_TOOLS = new Set(['Bash', 'PowerShell', 'shell', 'exec_command', 'run_shell_command']);
-const edit = (oldText: unknown, newText: unknown) => ({ oldText: str(oldText) ?? '', newText: str(newText) ?? '' });
+/** One replacement, its texts read as strings (anything else: empty). */
+export const textEdit = (oldText: unknown, newText: unknown) => ({ oldText: str(oldText) ?? '', newText: str(newText) ?? '' });
+/** A tool call that replaces `oldText` by `newText` in the file at `path`. */
+export const editOn = (path: string, oldText: unknown, newText: unknown): ToolAction => ({ type: 'edit', path, edits: [textEdit(oldText, newText)] });
 type FileTool = [pathKey: string, act: (input: Record<string, unknown>, path: string) => ToolAction];
 const WRITE: FileTool = ['file_path', (i, path) => ({ type: 'write', path, content: str(i.content) ?? '' })];
-const REPLACE: FileTool = ['file_path', (i, path) => ({ type: 'edit', path, edits: [edit(i.old_string, i.new_string)] })];
+const REPLACE: FileTool = ['file_path', (i, path) => editOn(path, i.old_string, i.new_string)];
 /** The file tools by name: the key of the path each writes, and what it does there (without that path: an unknown shape). */
 const FILE_TOOLS: Record<string, FileTool> = {
   Write: WRITE,
@@ -84,9 +87,9 @@ const FILE_TOOLS: Record<string, FileTool> = {
   MultiEdit: ['file_path', (i, path) => ({
     type: 'edit',
     path,
-    edits: (Array.isArray(i.edits) ? i.edits : []).map(obj).map((e) => edit(e.old_string, e.new_string)),
+    edits: (Array.isArray(i.edits) ? i.edits : []).map(obj).map((e) => textEdit(e.old_string, e.new_string)),
   })],
-  NotebookEdit: ['notebook_path', (i, path) => ({ type: 'edit', path, edits: [edit('', i.new_source)] })],
+  NotebookEdit: ['notebook_path', (i, path) => editOn(path, '', i.new_source)],
 };
 
 /** Claude Code and Codex share tool names and input shapes; this maps one tool call to its action. */
@@ -125,15 +128,17 @@ const CWD_KEY = /^(cwd|workdir|dir_path|directory|working_?directory)$/i;
 /** Keys whose text is prose or a file's content, never a path a tool writes. */
 const PROSE_KEY = /^(description|prompt|query|message|text|title|summary|reason|explanation|instructions?|question|label|content|new_?content|body|comment|thought|goal|objective|old_?str(ing)?|new_?str(ing)?|file_?text)$/i;
 
+const INTERPRETERS: ReadonlyArray<[RegExp, string]> = [
+  [/javascript|typescript|\bjs\b|\bts\b|node|\bexec\b/, 'node -e'],
+  [/ruby/, 'ruby -e'],
+  [/perl/, 'perl -e'],
+  [/php/, 'php -r'],
+  [/\b(bash|shell|sh)\b/, 'sh -c'],
+];
 /** The interpreter, as a command line's start, that runs code given to `tool` (its language argument, else its name's words). */
 function interpreterOf(tool: string, input: Record<string, unknown>): string {
   const said = [input.language, input.lang, input.interpreter, tool].filter((x): x is string => typeof x === 'string').join(' ').toLowerCase();
-  if (/javascript|typescript|\bjs\b|\bts\b|node|\bexec\b/.test(said)) return 'node -e';
-  if (/ruby/.test(said)) return 'ruby -e';
-  if (/perl/.test(said)) return 'perl -e';
-  if (/php/.test(said)) return 'php -r';
-  if (/\b(bash|shell|sh)\b/.test(said)) return 'sh -c';
-  return 'python3 -c';
+  return INTERPRETERS.find(([language]) => language.test(said))?.[1] ?? 'python3 -c';
 }
 
 /**
@@ -250,12 +255,7 @@ export function unknownPayloadAction(p: Record<string, unknown>, cwd: string, na
     const action = commonToolAction(name, input as Record<string, unknown>, cwd);
     if (action.type !== 'other') return { tool: name, input: input as Record<string, unknown>, action };
   }
-  if (depth >= CALL_NESTING) return null;
-  for (const [k, v] of Object.entries(p)) {
-    const found = CALL_KEY.test(k) && v && typeof v === 'object' && !Array.isArray(v) ? unknownPayloadAction(v as Record<string, unknown>, cwd, tool, depth + 1) : null;
-    if (found) return found;
-  }
-  return null;
+  return nested(p, depth, (call) => unknownPayloadAction(call, cwd, tool, depth + 1));
 }
 
 /** The tool a payload names, at the top or in another nesting (unknownPayloadAction's), or null when it names none. */
@@ -263,9 +263,14 @@ export function payloadTool(p: Record<string, unknown>, depth = 0): string | nul
   const tool = Object.entries(p).find(([k, v]) => TOOL_NAME_KEY.test(k) && k !== 'name' && typeof v === 'string')?.[1];
   if (typeof tool === 'string') return tool;
   if (depth > 0 && typeof p.name === 'string') return p.name;
+  return nested(p, depth, (call) => payloadTool(call, depth + 1));
+}
+
+/** What `read` finds first in an object of `p` under a call-like key, while `depth` is under CALL_NESTING. */
+function nested<T>(p: Record<string, unknown>, depth: number, read: (call: Record<string, unknown>) => T | null): T | null {
   if (depth >= CALL_NESTING) return null;
   for (const [k, v] of Object.entries(p)) {
-    const found = CALL_KEY.test(k) && v && typeof v === 'object' && !Array.isArray(v) ? payloadTool(v as Record<string, unknown>, depth + 1) : null;
+    const found = CALL_KEY.test(k) && v && typeof v === 'object' && !Array.isArray(v) ? read(v as Record<string, unknown>) : null;
     if (found) return found;
   }
   return null;

@@ -12,16 +12,13 @@ export const FRONT_CLIENTS: ReadonlyArray<{ wiring: Wiring; facts: FrontFacts; p
 /** A client the front serves without being named (`git-handoff-guard` alone): those node tells apart by the payload. */
 const UNNAMED: readonly ClientName[] = ['claude-code', 'gemini-cli', 'codex'];
 
-/** The argument lists a client's wirings give the front after `--client=<name>`: plain, as a plugin, the after-tool hook's. */
-function frontArgs(w: Wiring, plugin: boolean): { plain: string[][]; after: string[][] } {
-  const base = [[], ...(plugin ? [['--plugin']] : [])];
-  return { plain: base, after: w.after ? base.map((a) => [...a, '--after']) : [] };
-}
-
 /** The plain data scripts/front-words.mjs writes into the front: per client, its argument lists, keys, events by kind and tools. */
 export function frontClients() {
   return FRONT_CLIENTS.map(({ wiring, facts, plugin }) => {
     const named = (k: EventKind) => Object.entries(facts.events ?? {}).filter(([, v]) => v === k).map(([n]) => n);
-    return { client: wiring.client, args: frontArgs(wiring, plugin), keys: facts.keys, pre: named('pre-tool'), post: named('post-tool'), tools: facts.tools, unnamed: UNNAMED.includes(wiring.client) };
+    // the argument lists its wirings give the front after `--client=<name>`: plain, as a plugin, the after-tool hook's
+    const plain = [[], ...(plugin ? [['--plugin']] : [])];
+    const args = { plain, after: wiring.after ? plain.map((a) => [...a, '--after']) : [] };
+    return { client: wiring.client, args, keys: facts.keys, pre: named('pre-tool'), post: named('post-tool'), tools: facts.tools, unnamed: UNNAMED.includes(wiring.client) };
   });
 }

@@ -1,9 +1,8 @@
 // Gemini CLI: BeforeTool/AfterTool/SessionStart/AfterAgent/PreCompress; answers with top-level decision/reason,
 // a rewritten input in hookSpecificOutput.tool_input, context in hookSpecificOutput.additionalContext.
 import type { EventKind } from './event';
-import { CLAUDE_KEYS } from './common';
 import { claudeProbe, clientRecord, type ClientRecord, routedEvents } from './record';
-import { HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import type { WiringInput } from './wiring';
 
 /** The tools Gemini CLI (0.61.0) ships that cannot write or run anything. */
 const READ_ONLY = [
@@ -14,8 +13,7 @@ const READ_ONLY = [
 /** Its shell tool: a warning for the model rides in the command's output (render), so AfterTool is not wired for it. */
 const SHELL = 'run_shell_command';
 
-const wiring: Wiring = {
-  client: 'gemini-cli',
+const wiring = {
   format: 'settings',
   settings: '.gemini/settings.json',
   // AfterTool only carries a warning BeforeTool could not show the model; the sh front answers it alone otherwise.
@@ -23,14 +21,13 @@ const wiring: Wiring = {
   // hooks run as `bash -c <command>`
   bash: true,
   after: 'AfterTool',
-  timeout: HOOK_TIMEOUT_S * 1000,
   timeoutMs: true,
   named: true,
   notes: 'GEMINI.md',
   // it reads .agents/skills ahead of .gemini/skills (0.61.0 warns of a conflict where both hold the skill): one copy there
   skills: '.agents/skills',
   formerSkills: '.gemini/skills',
-};
+} satisfies WiringInput;
 
 const CONTEXT = { hookSpecificOutput: { hookEventName: '$name', additionalContext: '$context' }, systemMessage: '$notice?' };
 
@@ -66,13 +63,9 @@ const HANDOFF_COMMAND = [
 export const record: ClientRecord = clientRecord({
   name: 'gemini-cli',
   home: { dir: '.gemini' },
-  hookFiles: [
-    { scope: 'project', file: '.gemini/settings.json' },
-    { scope: 'user', file: '.gemini/settings.json' },
-    { scope: 'system', file: '/etc/gemini-cli/settings.json' },
-  ],
+  hookFiles: { project: ['.gemini/settings.json'], user: ['.gemini/settings.json'], system: ['/etc/gemini-cli/settings.json'] },
   // a project's own hooks run only in a trusted folder (folder trust is on unless settings.json turns it off)
-  trustFiles: [{ scope: 'user', file: '.gemini/trustedFolders.json' }],
+  trustFiles: { user: ['.gemini/trustedFolders.json'] },
   readOnly: READ_ONLY,
   mcpNames: 'mcp_<server>_<tool>',
   // 0.61.0, trusted folder or not (test/clients/gemini-cli.clients.test.ts)
@@ -96,7 +89,7 @@ export const record: ClientRecord = clientRecord({
   isProcess: (argv) => argv.slice(0, 3).some((a) => /(^|\/)gemini(\.js)?$/.test(a)),
   probes: claudeProbe('run_shell_command', () => ({ hook_event_name: 'BeforeTool', timestamp: new Date().toISOString() })),
   wiring,
-  front: { keys: CLAUDE_KEYS, events: KINDS, tools: { [SHELL]: 'command', write_file: 'write', replace: 'file_path' } },
+  front: { tools: { [SHELL]: 'command', write_file: 'write', replace: 'file_path' } },
   plugin: {
     word: 'extension',
     title: 'Gemini CLI',

@@ -15,18 +15,17 @@ export type HookFile = ClientPath & {
 };
 
 /** The rows of one kind of every record, the first client naming a file keeping it (VS Code reads Claude Code's). */
-function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly ClientPath[] | undefined, trust?: true): HookFile[] {
+function rows(pick: (r: (typeof ALL_RECORDS)[number]) => readonly ClientPath[], trust?: true): HookFile[] {
   const seen = new Set<string>();
-  return ALL_RECORDS.flatMap((r) => (pick(r) ?? []).map((f) => ({ client: r.name, scope: f.scope, file: f.file, ...(trust ? { trust } : {}), ...(f.every ? { every: f.every } : {}) }))).filter((row) => {
+  return ALL_RECORDS.flatMap((r) => pick(r).map((f) => ({ client: r.name, ...f, ...(trust ? { trust } : {}) }))).filter((row) => {
     const key = `${row.scope === 'local' ? 'project' : row.scope}:${row.file}`;
     return !seen.has(key) && !!seen.add(key);
   });
 }
 
-/** The records' paths by kind (their meaning: ClientRecord's fields of those names). */
+/** The records' paths by kind (their meaning: ClientRecord's fields of those names), hook and trust files together. */
 const readTables = () => ({
-  hookFiles: rows((r) => r.hookFiles),
-  trustFiles: rows((r) => r.trustFiles, true),
+  files: [...rows((r) => r.hookFiles), ...rows((r) => r.trustFiles, true)],
   hookDirs: rows((r) => r.hookDirs),
   pluginDirs: rows((r) => r.pluginDirs),
 });
@@ -35,7 +34,6 @@ type Tables = ReturnType<typeof readTables>;
 // read from the records at first use: most calls write no such path, and a guard run's memory is bounded (docs/benchmarks.md)
 let tables: Tables | undefined;
 const TABLES = (): Tables => (tables ??= readTables());
-
 
 /** Every hook configuration and trust file of every client, for each of `worktrees`, the user and the system. */
 export function hookFiles(worktrees: readonly string[], home: string, env: NodeJS.ProcessEnv = process.env): { files: HookFile[]; dirs: HookFile[]; plugins: HookFile[] } {
@@ -47,15 +45,14 @@ export function hookFiles(worktrees: readonly string[], home: string, env: NodeJ
         if (file === null) continue;
         const had = out.get(file);
         // a file that is both (Codex's config.toml, Copilot's config.json) is a trust file of its hooks' client
-        if (had) {
-          if (r.trust) had.trust = true;
-        } else out.set(file, { client: r.client, scope: r.scope, file, ...(r.trust ? { trust: r.trust } : {}), ...(r.every ? { every: r.every } : {}) });
+        if (!had) out.set(file, { ...r, file });
+        else if (r.trust) had.trust = true;
       }
     }
     return [...out.values()];
   };
   const t = TABLES();
-  return { files: resolve([...t.hookFiles, ...t.trustFiles]), dirs: resolve(t.hookDirs), plugins: resolve(t.pluginDirs) };
+  return { files: resolve(t.files), dirs: resolve(t.hookDirs), plugins: resolve(t.pluginDirs) };
 }
 
 /** What a client keeps in a file of the table, for the guard's reasons. */
@@ -63,9 +60,9 @@ export const keptThere = (h: HookFile): string => (h.trust ? `where ${h.client} 
 
 /** A text naming a file or directory of the table (its first part: `.claude`, `.gemini`, `opencode.json`, …), for lines the guard cannot read whole. */
 let namesHookFile: RegExp | undefined;
-const namesOf = ({ hookFiles, trustFiles }: Tables): RegExp =>
+const namesOf = ({ files }: Tables): RegExp =>
   new RegExp(
-    [...new Set([...hookFiles, ...trustFiles].map((r) => (r.file.startsWith('$') ? RECORDS[r.client].home!.dir : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
+    [...new Set(files.map((r) => (r.file.startsWith('$') ? RECORDS[r.client].home!.dir : r.file.split('/').filter(Boolean)[path.isAbsolute(r.file) ? 1 : 0])))]
       .map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join('|'),
   );

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { EventKind } from './event';
 import { editOf, writeOf, type ToClaude } from './common';
 import { clientRecord, type ClientRecord } from './record';
-import { filesWiring, HOOK_TIMEOUT_S, type Wiring } from './wiring';
+import { HOOK_TIMEOUT_S, type WiredFile } from './wiring';
 
 /** The tools Kiro's CLI ships that cannot write or run anything. */
 const READ_ONLY = ['fs_read', 'read', 'introspect', 'thinking'] as const;
@@ -25,26 +25,20 @@ const hookFile = (command: string) =>
 /** Our entries in an agent file's `hooks`: every tool (`*`), answers never cached (a cached allow would skip the guard). */
 const entries = (command: string) => ({ preToolUse: [{ matcher: '*', command, timeout_ms: HOOK_TIMEOUT_S * 1000, cache_ttl_seconds: 0 }] });
 
-export const wiring: Wiring = filesWiring({
-  client: 'kiro',
-  settings: KIRO_AGENT_FILE,
-  events: EVENTS,
-  timeoutMs: true,
-  // git-handoff's own agent, and its hooks in every agent the project already has (only the agent in use runs hooks)
-  files: (command, worktree) => {
-    let mine: string[] = [];
-    try {
-      mine = readdirSync(path.join(worktree, KIRO_AGENTS_DIR)).filter((f) => f.endsWith('.json') && `${KIRO_AGENTS_DIR}/${f}` !== KIRO_AGENT_FILE);
-    } catch {
-      /* no agents yet */
-    }
-    return [
-      { file: KIRO_HOOK_FILE, text: hookFile(command) },
-      { file: KIRO_AGENT_FILE, json: { at: ['hooks'], base: { name: 'git-handoff', description: "Kiro's default tools, with git-handoff's guard before each tool call", tools: ['*'] }, entries: entries(command) } },
-      ...mine.map((f) => ({ file: `${KIRO_AGENTS_DIR}/${f}`, json: { at: ['hooks'], entries: entries(command) } })),
-    ];
-  },
-});
+/** git-handoff's own agent, and its hooks in every agent the project already has (only the agent in use runs hooks). */
+function files(command: string, worktree: string): WiredFile[] {
+  let mine: string[] = [];
+  try {
+    mine = readdirSync(path.join(worktree, KIRO_AGENTS_DIR)).filter((f) => f.endsWith('.json') && `${KIRO_AGENTS_DIR}/${f}` !== KIRO_AGENT_FILE);
+  } catch {
+    /* no agents yet */
+  }
+  return [
+    { file: KIRO_HOOK_FILE, text: hookFile(command) },
+    { file: KIRO_AGENT_FILE, json: { at: ['hooks'], base: { name: 'git-handoff', description: "Kiro's default tools, with git-handoff's guard before each tool call", tools: ['*'] }, entries: entries(command) } },
+    ...mine.map((f) => ({ file: `${KIRO_AGENTS_DIR}/${f}`, json: { at: ['hooks'], entries: entries(command) } })),
+  ];
+}
 
 const TOOLS: Record<string, ToClaude> = {
   execute_bash: (a) => ({ tool: 'Bash', input: a }),
@@ -62,20 +56,11 @@ function fsWrite(a: Record<string, unknown>) {
 export const record: ClientRecord = clientRecord({
   name: 'kiro',
   home: { dir: '.kiro' },
-  hookFiles: [
-    { scope: 'project', file: KIRO_HOOK_FILE },
-    { scope: 'project', file: KIRO_AGENT_FILE },
-  ],
+  hookFiles: { project: [KIRO_HOOK_FILE, KIRO_AGENT_FILE] },
   // every agent file carries hooks, and CLI 3 and the IDE read every hooks file
-  hookDirs: [
-    { scope: 'project', file: KIRO_AGENTS_DIR },
-    { scope: 'project', file: '.kiro/hooks' },
-    { scope: 'user', file: '.kiro/agents' },
-    { scope: 'user', file: '.kiro/hooks' },
-  ],
+  hookDirs: { project: [KIRO_AGENTS_DIR, '.kiro/hooks'], user: ['.kiro/agents', '.kiro/hooks'] },
+  // its wiring's matcher `*` sends every tool: these are read as reads
   readOnly: READ_ONLY,
-  // matcher `*`: every tool, the read-only ones read as reads
-  routing: 'every-tool',
   mcpNames: '@<server>/<tool>',
   // no session id in any payload (session: none read): every Kiro call is a stranger's (SPEC 6)
   shape: { kinds: KINDS, tools: TOOLS, session: [], source: ['source'] },
@@ -83,5 +68,5 @@ export const record: ClientRecord = clientRecord({
   guardLimit: 'no session id: every call is a stranger\'s',
   contextBeforeTool: false,
   probes: (cwd, command) => [['execute_bash', { hook_event_name: 'preToolUse', cwd, tool_name: 'execute_bash', tool_input: { command, summary: 'git-handoff doctor probe' } }]],
-  wiring,
+  wiring: { settings: KIRO_AGENT_FILE, events: EVENTS, timeoutMs: true, files },
 });

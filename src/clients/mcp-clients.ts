@@ -1,6 +1,6 @@
 // The clients that take part through `git handoff mcp` alone (no hook surface), each naming the MCP configuration file `install --agent <name>` adds the server to, and the shape of its entry there.
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { readTextOr } from '../read-file';
 import { userHome } from '../user-dirs';
 
 type Env = NodeJS.ProcessEnv;
@@ -50,9 +50,7 @@ export const mcpClientOf = (name: string): McpClientRecord | null => {
 
 /** Whether the client's configuration starts `git handoff mcp` for the repository at `top` (doctor's table). */
 export const mcpWired = (c: McpClientRecord, top: string, env: Env = process.env): boolean => {
-  const file = c.file(top, env);
-  if (!existsSync(file)) return false;
-  const text = readFileSync(file, 'utf8');
+  const text = readTextOr(c.file(top, env));
   // the entry install writes names the server and runs it with `-C <top>`, the path JSON-quoted in either format
-  return text.includes(MCP_SERVER_NAME) && text.includes(JSON.stringify(top));
+  return text !== null && text.includes(MCP_SERVER_NAME) && text.includes(JSON.stringify(top));
 };

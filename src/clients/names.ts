@@ -29,32 +29,26 @@ export const AGENT_CLIENT = {
 export type Agent = keyof typeof AGENT_CLIENT;
 export const AGENTS = Object.keys(AGENT_CLIENT) as readonly Agent[];
 
-/** Other spellings people use for a client, each meaning exactly one (its `install --agent` name among them). */
+/** Other spellings people use for a client, each meaning exactly one. */
+const OTHER_NAMES: Partial<Record<ClientName, readonly string[]>> = {
+  'claude-code': ['claude-cli'],
+  codex: ['codex-cli'],
+  copilot: ['copilot-cli', 'github-copilot', 'github-copilot-cli'],
+  opencode: ['open-code'],
+  vscode: ['vs-code', 'visual-studio-code', 'vscode-copilot'],
+  cursor: ['cursor-agent'],
+  'factory-droid': ['factory', 'factory-cli'],
+  cline: ['cline-cli'],
+  windsurf: ['cascade', 'windsurf-cascade'],
+  kiro: ['kiro-cli', 'kiro-ide'],
+  augment: ['auggie', 'augment-code'],
+  crush: ['charm-crush'],
+  'kilo-code': ['kilocode', 'kilo-cli', 'kilo-code-cli'],
+};
+/** Every alias (the `install --agent` names among them) by the client it means. */
 const ALIASES: Record<string, ClientName> = {
   ...AGENT_CLIENT,
-  'claude-cli': 'claude-code',
-  'codex-cli': 'codex',
-  'copilot-cli': 'copilot',
-  'github-copilot': 'copilot',
-  'github-copilot-cli': 'copilot',
-  'open-code': 'opencode',
-  'vs-code': 'vscode',
-  'visual-studio-code': 'vscode',
-  'vscode-copilot': 'vscode',
-  'cursor-agent': 'cursor',
-  factory: 'factory-droid',
-  'factory-cli': 'factory-droid',
-  'cline-cli': 'cline',
-  cascade: 'windsurf',
-  'windsurf-cascade': 'windsurf',
-  'kiro-cli': 'kiro',
-  'kiro-ide': 'kiro',
-  auggie: 'augment',
-  'augment-code': 'augment',
-  'charm-crush': 'crush',
-  kilocode: 'kilo-code',
-  'kilo-cli': 'kilo-code',
-  'kilo-code-cli': 'kilo-code',
+  ...Object.fromEntries(Object.entries(OTHER_NAMES).flatMap(([client, names]) => names.map((n) => [n, client as ClientName]))),
 };
 
 /** The one name of a client given by its name or an alias (any case), else null. */

@@ -1,10 +1,10 @@
 // OpenCode: no hook commands, a plugin that runs the guard before each tool and sets the shell's session (docs/clients.md, OpenCode).
 import path from 'node:path';
 import { obj, str } from './event';
-import { KINDS, type Answer, type PayloadShape, type ToClaude } from './common';
-import { claudeProbe, clientRecord, type ClientRecord } from './record';
+import type { Answer, ToClaude } from './common';
+import { claudeProbe, clientRecord, type ClientRecord, type RecordInput } from './record';
 import { agentName, sessionVarOf, type ClientName } from './names';
-import { filesWiring, type Wiring } from './wiring';
+import { HOOK_TIMEOUT_S } from './wiring';
 import { userHome } from '../user-dirs';
 
 const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
@@ -12,24 +12,12 @@ const OPENCODE_PLUGIN_FILE = '.opencode/plugin/git-handoff.js';
 const pluginMark = (label: string) => `// git-handoff plugin for ${label}`;
 export const OPENCODE_PLUGIN_MARK = pluginMark('OpenCode');
 
-export const wiring: Wiring = filesWiring({
-  client: 'opencode',
-  settings: OPENCODE_PLUGIN_FILE,
-  // tool.execute.before for every tool but the read-only ones
-  events: { 'tool.execute.before': undefined, 'tool.execute.after': undefined, 'shell.env': undefined, 'session.created': undefined, 'session.idle': undefined },
-  timeoutMs: true,
-  // OpenCode reads a project's skills from .agents/skills too (the skill's description reached the model with 1.18.33)
-  skills: '.agents/skills',
-  files: (command) => [{ file: OPENCODE_PLUGIN_FILE, text: opencodePlugin(command) }],
-});
-
 /** The tools OpenCode (1.18.33) ships that cannot write or run anything: the plugin asks the guard about every other. */
 const READ_ONLY = ['read', 'grep', 'glob', 'list', 'todowrite', 'todoread', 'webfetch', 'websearch', 'codesearch', 'question', 'task'] as const;
 
 /** The user's plugin folder: $XDG_CONFIG_HOME/opencode/plugin (~/.config/opencode/plugin). */
 export const userPluginFile = (env: NodeJS.ProcessEnv = process.env) =>
   path.join(env.XDG_CONFIG_HOME || path.join(userHome(env), '.config'), 'opencode', 'plugin', 'git-handoff.js');
-
 
 /** OpenCode's patch tool, under both its names: its text as Claude Code's apply_patch. */
 const patch: ToClaude = (a) => ({ tool: 'apply_patch', input: { patch: str(a.patchText) ?? str(a.patch) ?? '' } });
@@ -44,11 +32,8 @@ const TOOLS: Record<string, ToClaude> = {
   patch,
 };
 
-/** The plugin's payloads: Claude Code's event names, OpenCode's tools and camelCase arguments (the toolInput as OpenCode has them: a rewrite is merged into them by the plugin). */
-export const SHAPE: PayloadShape = { kinds: KINDS, tools: TOOLS, source: ['source'] };
-
 /** The plugin's own answer: it throws `deny`, merges `args` into the call's, keeps `context` for the model. */
-export const PLUGIN_ANSWER: Answer = {
+const PLUGIN_ANSWER: Answer = {
   deny: { deny: '$deny' },
   allow: { args: '$input?', context: '$context?' },
   stop: { followUp: '$followUp' },
@@ -59,7 +44,7 @@ export const PLUGIN_ANSWER: Answer = {
 export const opencodePlugin = (command: string): string => pluginModule('opencode', 'OpenCode', READ_ONLY, command);
 
 /** A plugin module of OpenCode's plugin API for `client` (OpenCode, and Kilo Code, its fork) running the guard through `sh -c`. */
-export function pluginModule(client: ClientName, label: string, readOnly: readonly string[], command: string): string {
+function pluginModule(client: ClientName, label: string, readOnly: readonly string[], command: string): string {
   const agent = agentName(client);
   // the variable shell.env gives every shell: the session id
   const sessionVar = sessionVarOf(client);
@@ -70,7 +55,7 @@ ${pluginMark(label)}: runs the guard before each tool call (a refusal throws, an
 import { spawn } from "node:child_process"
 
 const GUARD = ${JSON.stringify(command)}
-const TIMEOUT_MS = ${wiring.timeout}
+const TIMEOUT_MS = ${HOOK_TIMEOUT_S * 1000}
 // the tools that cannot write or run anything: every other tool is the guard's to judge
 const READ_ONLY = new Set(${JSON.stringify(readOnly)})
 
@@ -146,28 +131,44 @@ export const GitHandoff = async ({ directory, client }) => {
 `;
 }
 
-export const record: ClientRecord = clientRecord({
+type PluginClient = Pick<RecordInput, 'name' | 'hookFiles' | 'pluginDirs' | 'readOnly'> & { tools?: Record<string, ToClaude>; skills?: string };
+
+/**
+ * A client of OpenCode's plugin API, its plugin module in `pluginFile` (its first project hook file). The plugin's
+ * payloads: Claude Code's event names, OpenCode's tools and camelCase arguments (a rewrite is merged into them by the plugin).
+ */
+export function pluginClient(label: string, { tools, skills, ...r }: PluginClient): ClientRecord {
+  const pluginFile = r.hookFiles!.project![0];
+  return clientRecord({
+    ...r,
+    home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
+    mcpNames: '<server>_<tool>',
+    shellSession: 'always',
+    shape: { tools: { ...TOOLS, ...tools }, source: ['source'] },
+    answer: PLUGIN_ANSWER,
+    probes: claudeProbe('bash'),
+    wiring: {
+      settings: pluginFile,
+      // tool.execute.before for every tool but the read-only ones
+      events: { 'tool.execute.before': undefined, 'tool.execute.after': undefined, 'shell.env': undefined, 'session.created': undefined, 'session.idle': undefined },
+      timeoutMs: true,
+      skills: skills ?? null,
+      files: (command) => [{ file: pluginFile, text: pluginModule(r.name, label, r.readOnly, command) }],
+    },
+  });
+}
+
+export const record: ClientRecord = pluginClient('OpenCode', {
   name: 'opencode',
-  home: { variable: 'XDG_CONFIG_HOME', dir: '.config' },
-  hookFiles: [
-    { scope: 'project', file: OPENCODE_PLUGIN_FILE },
-    { scope: 'project', file: 'opencode.json' },
-    { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin/git-handoff.js' },
-    { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/opencode.json' },
-  ],
-  pluginDirs: [
-    { scope: 'project', file: '.opencode/plugin' },
-    { scope: 'project', file: '.opencode/plugins' },
-    { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugin' },
-    { scope: 'user', file: '$XDG_CONFIG_HOME/opencode/plugins' },
-  ],
+  hookFiles: {
+    project: [OPENCODE_PLUGIN_FILE, 'opencode.json'],
+    user: ['$XDG_CONFIG_HOME/opencode/plugin/git-handoff.js', '$XDG_CONFIG_HOME/opencode/opencode.json'],
+  },
+  pluginDirs: {
+    project: ['.opencode/plugin', '.opencode/plugins'],
+    user: ['$XDG_CONFIG_HOME/opencode/plugin', '$XDG_CONFIG_HOME/opencode/plugins'],
+  },
   readOnly: READ_ONLY,
-  routing: 'plugin',
-  mcpNames: '<server>_<tool>',
-  shellSession: 'always',
-  shape: SHAPE,
-  answer: PLUGIN_ANSWER,
-  contextBeforeTool: true,
-  probes: claudeProbe('bash'),
-  wiring,
+  // OpenCode reads a project's skills from .agents/skills too (the skill's description reached the model with 1.18.33)
+  skills: '.agents/skills',
 });

@@ -1,7 +1,8 @@
 // The OpenCode plugin in the user's folder (`install --agent opencode --plugin`), and the empty folders an uninstall leaves.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { OPENCODE_PLUGIN_MARK, opencodePlugin, userPluginFile } from './opencode';
+import { readTextOr } from '../read-file';
 import { userHome } from '../user-dirs';
 
 /** Removes each folder from `dir` up to (not including) `root` that is empty; the folders removed. */
@@ -23,7 +24,7 @@ export function removeEmptyUp(dir: string, root: string): string[] {
 function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const file = userPluginFile(env);
   const text = opencodePlugin(command);
-  const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
+  const now = readTextOr(file);
   if (now === text) return [`${file}: the git-handoff plugin already there`];
   if (now !== null && !now.includes(OPENCODE_PLUGIN_MARK)) return [`${file}: left alone (a file of that name that is not git-handoff's is there)`];
   mkdirSync(path.dirname(file), { recursive: true });
@@ -33,7 +34,7 @@ function installUserOpencode(command: string, env: NodeJS.ProcessEnv = process.e
 
 function uninstallUserOpencode(env: NodeJS.ProcessEnv = process.env): string[] {
   const file = userPluginFile(env);
-  if (!existsSync(file) || !readFileSync(file, 'utf8').includes(OPENCODE_PLUGIN_MARK)) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
+  if (!readTextOr(file)?.includes(OPENCODE_PLUGIN_MARK)) return ['the git-handoff plugin is not in your OpenCode plugin folder'];
   rmSync(file);
   // the folders left empty on the way up to the config folder (install made them with the file), HOME never
   const top = path.dirname(path.dirname(path.dirname(file)));

@@ -8,8 +8,7 @@ import { userHome } from '../user-dirs';
 
 /** The folder `client` keeps its user files in (`~/.claude`, or `$CLAUDE_CONFIG_DIR`; `~/.gemini`). */
 export function userDir(client: ClientName, env: NodeJS.ProcessEnv = process.env, home = userHome(env)): string {
-  const h = RECORDS[client].home;
-  if (!h) throw new Error(`${client} keeps no user folder`);
+  const h = RECORDS[client].home!;
   return (h.variable && env[h.variable]) || path.join(home, h.dir);
 }
 
@@ -39,6 +38,5 @@ export const projectDir = (client: ClientName): string => RECORDS[client].hookFi
 /** `client`'s trust file (its first), absolute. */
 export function trustFile(client: ClientName, env: NodeJS.ProcessEnv = process.env): string {
   const t = RECORDS[client].trustFiles[0];
-  if (!t) throw new Error(`${client} keeps no trust file`);
   return placed(client, t.file, t.scope, null, env)!;
 }

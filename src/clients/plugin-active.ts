@@ -14,7 +14,7 @@ type Env = NodeJS.ProcessEnv;
 const runnable = (dir: unknown): dir is string => typeof dir === 'string' && existsSync(path.join(dir, 'bin', 'git-handoff')) && existsSync(path.join(dir, 'dist', 'guard.cjs'));
 
 /** `dir` and its parents, nearest first. */
-function upFrom(dir: string): string[] {
+export function upFrom(dir: string): string[] {
   const out: string[] = [];
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
     out.push(d);

@@ -1,8 +1,7 @@
 // Qwen Code: Claude Code's hook format in .qwen/settings.json with Qwen's tool names (docs/clients.md, Qwen Code).
 import { str, unknownShape } from './event';
-import { CLAUDE_KEYS, KINDS, type ToClaude } from './common';
+import type { ToClaude } from './common';
 import { claudeEvents, claudeProbe, clientRecord, type ClientRecord } from './record';
-import { HOOK_TIMEOUT_S } from './wiring';
 
 /** The tools Qwen Code (0.24.4) ships that cannot write or run anything (monitor runs shell commands: not here). */
 const READ_ONLY = [
@@ -21,31 +20,23 @@ const TOOLS: Record<string, ToClaude> = {
 export const record: ClientRecord = clientRecord({
   name: 'qwen-code',
   home: { dir: '.qwen' },
-  hookFiles: [
-    { scope: 'project', file: '.qwen/settings.json' },
-    { scope: 'user', file: '.qwen/settings.json' },
-    { scope: 'system', file: '/etc/qwen-code/settings.json' },
-  ],
+  hookFiles: { project: ['.qwen/settings.json'], user: ['.qwen/settings.json'], system: ['/etc/qwen-code/settings.json'] },
   // off by default; with security.folderTrust.enabled, an untrusted folder runs no hook
-  trustFiles: [{ scope: 'user', file: '.qwen/trustedFolders.json' }],
+  trustFiles: { user: ['.qwen/trustedFolders.json'] },
   readOnly: READ_ONLY,
   shellSession: 'as-hook',
-  contextBeforeTool: true,
   probes: claudeProbe('run_shell_command'),
-  shape: { kinds: KINDS, tools: TOOLS, source: ['source'] },
+  shape: { tools: TOOLS, source: ['source'] },
   wiring: {
-    client: 'qwen-code',
     format: 'settings',
     settings: '.qwen/settings.json',
     // PreToolUse's additionalContext reaches the model, so no PostToolUse
     events: claudeEvents(READ_ONLY),
     // hooks run as `bash -c <command>`
     bash: true,
-    // seconds (1000 or more is read as milliseconds)
-    timeout: HOOK_TIMEOUT_S,
     named: true,
     notes: 'QWEN.md',
     skills: '.agents/skills',
   },
-  front: { keys: CLAUDE_KEYS, events: KINDS, tools: { run_shell_command: 'command', write_file: 'write', edit: 'file_path', replace: 'file_path' } },
+  front: { tools: { run_shell_command: 'command', write_file: 'write', edit: 'file_path', replace: 'file_path' } },
 });

@@ -1,8 +1,8 @@
-// One record per client: wiring, routing, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
+// One record per client: wiring, perimeter, doctor and the sh front's constants are read from it (STYLE.md).
 import { agentName, sessionVarOf, type Agent, type ClientName } from './names';
 import type { ClientAdapter, EventKind, GuardEvent } from './event';
-import { CLAUDE_ANSWER, KINDS, readShaped, render, type Answer, type PayloadShape } from './common';
-import type { Wiring } from './wiring';
+import { CLAUDE_ANSWER, CLAUDE_KEYS, KINDS, readShaped, render, type Answer, type PayloadShape } from './common';
+import { wiringOf, type Wiring, type WiringInput } from './wiring';
 
 /** How the front reads a tool's input: a shell line, the file written (under which key, with its content), a patch. */
 export type FrontShape = 'command' | 'file_path' | 'write' | 'path' | 'create' | 'patch';
@@ -58,17 +58,6 @@ export interface ClientPath {
   every?: true;
 }
 
-/** How a client's hook wiring picks the tools it sends to the guard. */
-type Routing =
-  /** a matcher of every tool name but the read-only ones (allBut) */
-  | 'matcher'
-  /** its before-tool hook gets every tool, whatever a matcher says (Copilot CLI's native hooks, VS Code's agent) */
-  | 'every-tool'
-  /** the git-handoff plugin asks about every tool but the read-only ones (OpenCode) */
-  | 'plugin'
-  /** its hooks are per kind of action: the ones that write or run anything are wired */
-  | 'events';
-
 export interface ClientRecord {
   name: ClientName;
   /** its `install --agent` name, null when install does not wire it itself */
@@ -78,14 +67,13 @@ export interface ClientRecord {
   /** where it reads hook configuration, at every scope */
   hookFiles: readonly ClientPath[];
   /** folders whose every JSON file it reads hooks from */
-  hookDirs?: readonly ClientPath[];
+  hookDirs: readonly ClientPath[];
   /** folders whose every module it loads around its tools */
-  pluginDirs?: readonly ClientPath[];
+  pluginDirs: readonly ClientPath[];
   /** where it keeps which folders (and hooks) it trusts: a session that edits one can switch the wiring off unseen */
   trustFiles: readonly ClientPath[];
   /** the tools it ships that cannot write or run anything: the only ones its wiring does not send to the guard */
   readOnly: readonly string[];
-  routing: Routing;
   /** how it names an MCP server's tool, e.g. `mcp__<server>__<tool>` */
   mcpNames: string;
   /** the variable its shell tool exports with its session id (./names.ts SESSION_VARS), null: none */
@@ -140,24 +128,43 @@ export const claudeProbe =
   (tool: string, fields: (command: string) => Record<string, unknown> = () => ({})): ClientRecord['probes'] =>
   (cwd, command) => [[tool, { session_id: PROBE_SESSION, cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: { command }, ...fields(command) }]];
 
-type Defaulted = 'agent' | 'trustFiles' | 'sessionVar' | 'shellSession' | 'front' | 'routing' | 'mcpNames' | 'shape' | 'answer';
+type Defaulted = 'agent' | 'sessionVar' | 'shellSession' | 'mcpNames' | 'answer' | 'contextBeforeTool';
+type PathKind = 'hookFiles' | 'hookDirs' | 'pluginDirs' | 'trustFiles';
+/** A record's paths by scope; a folder whose every file runs (ClientPath.every) ends in `/*`. */
+type Paths = Partial<Record<FileScope, readonly string[]>>;
+export type RecordInput = Omit<ClientRecord, Defaulted | PathKind | 'adapter' | 'shape' | 'wiring' | 'front'> &
+  Partial<Pick<ClientRecord, Defaulted>> &
+  Partial<Record<PathKind, Paths>> & {
+    shape?: Partial<PayloadShape>;
+    wiring: WiringInput | null;
+    front?: Pick<FrontFacts, 'tools'> & Partial<FrontFacts>;
+  };
+
+const SCOPES: readonly FileScope[] = ['project', 'local', 'user', 'system'];
+const pathsOf = (paths: Paths = {}): ClientPath[] =>
+  SCOPES.flatMap((scope) => (paths[scope] ?? []).map((f) => (f.endsWith('/*') ? { scope, file: f.slice(0, -2), every: true as const } : { scope, file: f })));
 
 /**
- * A record with what most clients leave out: its agent and session variable from names.ts, no trust file or front
- * facts, a matcher, Claude Code's payload and answer.
+ * A record with what a Claude-shaped client leaves out: its agent and session variable from names.ts, no trust file,
+ * Claude Code's payload, answer and front keys, context read before the tool; its wiring's client is its name.
  */
-export const clientRecord = (r: Omit<ClientRecord, Defaulted | 'adapter'> & Partial<Pick<ClientRecord, Defaulted>>): ClientRecord => {
+export const clientRecord = ({ hookFiles, hookDirs, pluginDirs, trustFiles, shape, wiring, front, ...r }: RecordInput): ClientRecord => {
+  const kinds = shape?.kinds ?? KINDS;
   const record: Omit<ClientRecord, 'adapter'> = {
     agent: agentName(r.name),
-    trustFiles: [],
     sessionVar: sessionVarOf(r.name),
     shellSession: 'never',
-    front: null,
-    routing: 'matcher',
     mcpNames: 'mcp__<server>__<tool>',
-    shape: { kinds: KINDS },
     answer: CLAUDE_ANSWER,
+    contextBeforeTool: true,
     ...r,
+    hookFiles: pathsOf(hookFiles),
+    trustFiles: pathsOf(trustFiles),
+    hookDirs: pathsOf(hookDirs),
+    pluginDirs: pathsOf(pluginDirs),
+    shape: { ...shape, kinds },
+    wiring: wiring && wiringOf(r.name, wiring),
+    front: front ? { keys: CLAUDE_KEYS, events: kinds, ...front } : null,
   };
   return { ...record, adapter: adapterOf(record) };
 };

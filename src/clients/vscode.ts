@@ -1,8 +1,8 @@
 // VS Code's agent: Claude Code's or Copilot's hooks files, its own payload and tools (docs/clients.md, VS Code).
 import path from 'node:path';
-import { obj, str, unknownShape, type EventKind, type ToolAction } from './event';
+import { editOn, obj, str, textEdit, unknownShape, type EventKind } from './event';
 import { record as claudeRecord } from './claude';
-import { CLAUDE_ANSWER, KINDS, type ToClaude } from './common';
+import { CLAUDE_ANSWER, KINDS, onPath, type ToClaude } from './common';
 import { wiredWithGuard } from './wiring';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 
@@ -24,22 +24,16 @@ const READ_ONLY = [
 const filesOf = (v: unknown): string[] =>
   (Array.isArray(v) ? v : []).flatMap((f) => (typeof f === 'string' ? [f] : (str(obj(f).filePath) ?? str(obj(f).path) ?? str(obj(f).uri) ?? [])));
 
-const pathOf = (a: Record<string, unknown>) => str(a.filePath) ?? str(a.file_path) ?? str(a.path);
-/** A tool of a file `path` (null: read as an unknown shape). */
-const onPath = (act: (path: string, a: Record<string, unknown>) => ToolAction | null) => (a: Record<string, unknown>) => {
-  const path = pathOf(a);
-  return path === null ? null : act(path, a);
-};
-const edit = (path: string, oldText: unknown, newText: unknown): ToolAction => ({ type: 'edit', path, edits: [{ oldText: str(oldText) ?? '', newText: str(newText) ?? '' }] });
+const PATH = ['filePath', 'file_path', 'path'];
 
 /**
  * Its tools by the names the model calls and those its docs show (Claude Code's, which it passes on, read as Claude
  * Code's), each as the action the rules judge; null: its arguments in a shape the guard does not know.
  */
-const SHAPES: Array<[string[], (a: Record<string, unknown>) => ToolAction | { tool: string; input: Record<string, unknown> } | null]> = [
+const SHAPES: Array<[string[], ToClaude]> = [
   [['run_in_terminal', 'runInTerminal', 'runTerminalCommand', 'Bash'], (a) => (str(a.command) === null ? null : { tool: 'Bash', input: { command: a.command } })],
-  [['create_file', 'createFile'], onPath((path, a) => ({ type: 'write', path, content: str(a.content) ?? '' }))],
-  [['replace_string_in_file', 'replaceString'], onPath((path, a) => edit(path, a.oldString, a.newString))],
+  [['create_file', 'createFile'], onPath(PATH, (path, a) => ({ type: 'write', path, content: str(a.content) ?? '' }))],
+  [['replace_string_in_file', 'replaceString'], onPath(PATH, (path, a) => editOn(path, a.oldString, a.newString))],
   [
     ['multi_replace_string_in_file', 'multiReplaceString'],
     (a) => {
@@ -47,21 +41,15 @@ const SHAPES: Array<[string[], (a: Record<string, unknown>) => ToolAction | { to
       const paths = [...new Set(each.map((r) => str(r.filePath) ?? str(r.file_path)))];
       // one file: its edits; several (or one unnamed): every file named, judged as written
       if (paths.length !== 1 || paths[0] === null) return null;
-      return { type: 'edit', path: paths[0], edits: each.map((r) => ({ oldText: str(r.oldString) ?? '', newText: str(r.newString) ?? '' })) };
+      return { type: 'edit', path: paths[0], edits: each.map((r) => textEdit(r.oldString, r.newString)) };
     },
   ],
   // the new text of a region, `...existing code...` standing for the rest: what line 1 becomes cannot be known
-  [['insert_edit_into_file', 'insertEdit'], onPath((path, a) => edit(path, '', a.code))],
+  [['insert_edit_into_file', 'insertEdit'], onPath(PATH, (path, a) => editOn(path, '', a.code))],
   [['editFiles', 'edit_files'], (a) => (filesOf(a.files).length ? { type: 'paths', paths: filesOf(a.files) } : null)],
-  [['edit_notebook_file', 'editNotebook'], onPath((path, a) => edit(path, '', [a.newCode].flat().filter((x) => typeof x === 'string').join('\n')))],
+  [['edit_notebook_file', 'editNotebook'], onPath(PATH, (path, a) => editOn(path, '', [a.newCode].flat().filter((x) => typeof x === 'string').join('\n')))],
   [['apply_patch', 'applyPatch'], (a) => ({ tool: 'apply_patch', input: a })],
-  [
-    ['create_directory', 'createDirectory'],
-    (a) => {
-      const dir = str(a.dirPath) ?? pathOf(a);
-      return dir === null ? null : { type: 'paths', paths: [dir] };
-    },
-  ],
+  [['create_directory', 'createDirectory'], onPath(['dirPath', ...PATH], (dir) => ({ type: 'paths', paths: [dir] }))],
   [READ_ONLY, () => ({ type: 'other' })],
 ];
 
@@ -81,14 +69,9 @@ function isVSCodePayload(p: Record<string, unknown>): boolean {
 export const record: ClientRecord = clientRecord({
   name: 'vscode',
   // chat.hookFilesLocations by default: Claude Code's files and Copilot's folder
-  hookFiles: [
-    { scope: 'project', file: '.claude/settings.json' },
-    { scope: 'local', file: '.claude/settings.local.json' },
-    { scope: 'user', file: '$CLAUDE_CONFIG_DIR/settings.json' },
-  ],
-  hookDirs: [{ scope: 'project', file: '.github/hooks' }],
+  hookFiles: { project: ['.claude/settings.json'], local: ['.claude/settings.local.json'], user: ['$CLAUDE_CONFIG_DIR/settings.json'] },
+  hookDirs: { project: ['.github/hooks'] },
   readOnly: READ_ONLY,
-  routing: 'every-tool',
   mcpNames: 'mcp_<server>_<tool>',
   shape: {
     kinds: VSCODE_KINDS,
@@ -106,7 +89,6 @@ export const record: ClientRecord = clientRecord({
     ...CLAUDE_ANSWER,
     stop: { decision: 'block', reason: '$followUp', hookSpecificOutput: { hookEventName: '$name', decision: 'block', reason: '$followUp' } },
   },
-  contextBeforeTool: true,
   runsHandoffRewrite: true,
   readsClaude: 'by default: chat.hookFilesLocations, every tool, matchers ignored',
   // it runs Copilot's hooks files too (`.github/hooks`): where Claude Code's wiring is in the workspace, that one answers

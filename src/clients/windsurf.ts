@@ -2,7 +2,7 @@
 import type { ToClaude } from './common';
 import { obj, str, type EventKind } from './event';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
-import { filesWiring, type Wiring } from './wiring';
+import { eachEvent } from './wiring';
 
 const WINDSURF_HOOKS_FILE = '.windsurf/hooks.json';
 
@@ -10,13 +10,6 @@ const WINDSURF_HOOKS_FILE = '.windsurf/hooks.json';
 const EVENTS = { pre_run_command: undefined, pre_write_code: undefined, pre_mcp_tool_use: undefined };
 
 const KINDS: Record<string, EventKind> = { pre_run_command: 'pre-tool', pre_write_code: 'pre-tool', pre_mcp_tool_use: 'pre-tool', post_write_code: 'post-tool', post_run_command: 'post-tool', post_mcp_tool_use: 'post-tool', post_cascade_response: 'stop' };
-
-export const wiring: Wiring = filesWiring({
-  client: 'windsurf',
-  settings: WINDSURF_HOOKS_FILE,
-  events: EVENTS,
-  files: (command) => [{ file: WINDSURF_HOOKS_FILE, json: { at: ['hooks'], entries: Object.fromEntries(Object.keys(EVENTS).map((e) => [e, [{ command, show_output: true }]])) } }],
-});
 
 /** Its actions as tools: a command line, the edits of one file (null: read as an unknown tool's arguments). */
 const TOOLS: Record<string, ToClaude> = {
@@ -36,16 +29,10 @@ function asToolCall(p: Record<string, unknown>): Record<string, unknown> {
 export const record: ClientRecord = clientRecord({
   name: 'windsurf',
   home: { dir: '.codeium/windsurf' },
-  hookFiles: [
-    { scope: 'project', file: WINDSURF_HOOKS_FILE },
-    { scope: 'user', file: '.codeium/windsurf/hooks.json' },
-    // JetBrains
-    { scope: 'user', file: '.codeium/hooks.json' },
-    { scope: 'system', file: '/etc/windsurf/hooks.json' },
-  ],
+  // .codeium/hooks.json: JetBrains
+  hookFiles: { project: [WINDSURF_HOOKS_FILE], user: ['.codeium/windsurf/hooks.json', '.codeium/hooks.json'], system: ['/etc/windsurf/hooks.json'] },
   // no tool names: its hooks are per kind of action, and the reading kinds are not wired
   readOnly: [],
-  routing: 'events',
   // its pre_mcp_tool_use names the server and the tool; the guard reads them as mcp_<server>_<tool>
   mcpNames: 'mcp_<server>_<tool>',
   shape: { kinds: KINDS, tools: TOOLS, session: ['trajectory_id'], reshape: asToolCall },
@@ -53,5 +40,9 @@ export const record: ClientRecord = clientRecord({
   answer: { deny: 'exit' },
   contextBeforeTool: false,
   probes: (cwd, command) => [['pre_run_command', { agent_action_name: 'pre_run_command', trajectory_id: PROBE_SESSION, execution_id: 'doctor', timestamp: new Date().toISOString(), tool_info: { command_line: command, cwd } }]],
-  wiring,
+  wiring: {
+    settings: WINDSURF_HOOKS_FILE,
+    events: EVENTS,
+    files: (command) => [{ file: WINDSURF_HOOKS_FILE, json: { at: ['hooks'], entries: eachEvent(EVENTS, () => ({ command, show_output: true })) } }],
+  },
 });

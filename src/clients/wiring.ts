@@ -1,6 +1,6 @@
 // What `install --agent` writes for one client (SPEC 6, docs/clients.md); src/install/agents.ts writes and checks it.
-import { readFileSync } from 'node:fs';
 import type { ClientName } from './names';
+import { readTextOr } from '../read-file';
 
 export interface Wiring {
   client: ClientName;
@@ -54,15 +54,21 @@ export interface JsonHooks {
   entries: Record<string, unknown[]>;
 }
 
-/** A wiring of files install writes: the guard's timeout in its unit, no name, the note in AGENTS.md and no skill, unless `w` says. */
-export const filesWiring = (w: Pick<Wiring, 'client' | 'settings' | 'events' | 'files'> & Partial<Wiring>): Wiring => ({
+/** A wiring as its record states it: a `files` one, the guard's timeout in its unit, no name, the note in AGENTS.md and no skill, unless it says. */
+export type WiringInput = Omit<Wiring, 'client' | 'format' | 'timeout' | 'named' | 'notes' | 'skills'> & Partial<Wiring>;
+export const wiringOf = (client: ClientName, w: WiringInput): Wiring => ({
   format: 'files',
   timeout: w.timeoutMs ? HOOK_TIMEOUT_S * 1000 : HOOK_TIMEOUT_S,
   named: false,
   notes: 'AGENTS.md',
   skills: null,
   ...w,
+  client,
 });
+
+/** A JSON hooks file's entries: one per event, `entry` made of the event and its matcher. */
+export const eachEvent = (events: Wiring['events'], entry: (event: string, matcher: string | undefined) => unknown): Record<string, unknown[]> =>
+  Object.fromEntries(Object.entries(events).map(([e, m]) => [e, [entry(e, m)]]));
 
 /** A hook group of Claude Code's shape: `command` for the tools `matcher` routes (none: every tool). */
 export const claudeGroup = (matcher: string | undefined, command: string, timeout = HOOK_TIMEOUT_S) => ({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command, timeout }] });
@@ -72,12 +78,8 @@ export const GUARD_TEXT = /git[- ]handoff(-guard|(\.cmd|\.exe)?["']?\s+guard)/;
 
 /** Whether `file` wires git-handoff's guard (with `also` in it, where given: the wiring's own `--client=`). */
 export function wiredWithGuard(file: string, also = ''): boolean {
-  try {
-    const text = readFileSync(file, 'utf8');
-    return GUARD_TEXT.test(text) && text.includes(also);
-  } catch {
-    return false;
-  }
+  const text = readTextOr(file);
+  return text !== null && GUARD_TEXT.test(text) && text.includes(also);
 }
 
 /** Every wired hook's timeout, in seconds: above the guard's own watchdog (15 s), half the clients' own default. */
@@ -151,7 +153,7 @@ export function shPayloadCommand(command: string, group?: SplitGroup): string {
 }
 
 /** A hook command for `w` running `command` (the after-tool hook has its own: afterCommand); `group`: a split event's (hookGroups). */
-export const hookCommand = (w: Wiring, command: string, group?: SplitGroup): string => (w.bash ? payloadCommand(command) : w.sh ? shPayloadCommand(command, group) : command);
+export const hookCommand = (w: Pick<Wiring, 'bash' | 'sh'>, command: string, group?: SplitGroup): string => (w.bash ? payloadCommand(command) : w.sh ? shPayloadCommand(command, group) : command);
 
 /**
  * The hook groups for `event`: one, or for a split event its line group (its tools by name), then the rest. A client

@@ -73,7 +73,10 @@ const foreign = (repo: TestRepo) => path.join(repo.dir, FOREIGN_FILE);
 
 describe('routing: every tool but the read-only ones', () => {
   it('each wiring’s before-tool matcher routes every tool name but its client’s read-only tools, read as the clients read it', () => {
-    for (const r of ALL_RECORDS.filter((x) => x.routing === 'matcher')) {
+    // the wirings that route by a matcher: those whose before-tool event names one
+    const routed = ALL_RECORDS.filter((x) => x.wiring && Object.values(x.wiring.events).some((m) => m !== undefined));
+    expect(routed.map((r) => r.name)).toEqual(['claude-code', 'gemini-cli', 'codex', 'qwen-code', 'factory-droid', 'devin-cli']);
+    for (const r of routed) {
       const w = r.wiring!;
       const event = Object.keys(w.events).find((e) => w.events[e] !== undefined)!;
       const m = w.events[event]!;
