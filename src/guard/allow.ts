@@ -3,6 +3,7 @@
 // /dev/null or a descriptor, and no assignment that changes what it does. The sh front's word lists are generated
 // from these tables at build time (scripts/front-words.mjs).
 import { own, type ToolAction } from '../clients/event';
+import { expands } from './shell/lex';
 import { DECLARES, type SimpleCommand } from './shell/command';
 import { parseShell } from './shell/parse';
 import { READING_VERBS } from './shell/git';
@@ -115,7 +116,7 @@ function keepsTo(rule: ProgramRule, args: string[], xargs = false): boolean {
 function gitHarmless(args: string[]): boolean {
   let i = 0;
   while (i < args.length && args[i].startsWith('-')) {
-    if (args[i] === '-C' && args[i + 1] !== undefined && !/[$`]/.test(args[i + 1])) i += 2;
+    if (args[i] === '-C' && args[i + 1] !== undefined && !expands(args[i + 1])) i += 2;
     else if (GIT_GLOBAL.has(args[i])) i++;
     else return args.length === 1 && (args[0] === '--version' || args[0] === '--help');
   }

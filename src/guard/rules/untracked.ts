@@ -1,6 +1,7 @@
 // Calls that remove files the guard cannot see named: git verbs that delete untracked files (clean, stash -u/--all),
 // and xargs, whose arguments come from its input; each judged on the handoff files it would reach.
 import path from 'node:path';
+import { expands } from '../shell/lex';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../../clients/event';
 import type { SimpleCommand } from '../shell/command';
@@ -75,7 +76,7 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
     const names = find?.namesListed ?? [];
     const listed = args.filter((a) => !a.startsWith('-'));
     const from = find?.roots ?? (listed.length ? listed : ['.']);
-    if (from.some((r) => /[$`]/.test(r))) return null;
+    if (from.some(expands)) return null;
     const out: string[] = [];
     for (const r of from) {
       for (const w of expandWord(r, {}, dir, budget) ?? []) {
