@@ -111,10 +111,7 @@ export class Earlier {
     const discards = effect?.kind === 'discard' || effect?.kind === 'remove' || (effect?.kind === 'switch' && effect.force);
     if (!discards || (!this.staged.length && !this.swept && !this.replaced)) return { targets: [], swept: false };
     const targets: WriteTarget[] = this.replaced && top !== null ? [{ path: top, kind: 'delete', cwd: null }] : [];
-    for (const s of this.staged) {
-      const target = pathspecTarget(s.spec, s.cwd, top, 'delete');
-      if (target) targets.push(target);
-    }
+    for (const s of this.staged) targets.push(pathspecTarget(s.spec, s.cwd, top, 'delete'));
     return { targets, swept: this.swept };
   }
 }
