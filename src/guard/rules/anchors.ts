@@ -6,8 +6,8 @@ import path from 'node:path';
 import { neutral } from '../../terminal-text';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
-import { operands } from '../shell/options';
-import { given, gitOptions } from './git-options';
+import { given, operands } from '../shell/options';
+import { gitOptions } from './git-options';
 import { handoffCommand, namedSession } from './inject';
 import { mayNameHandoffRef, refspec, runsUnreadCode } from './refs';
 

@@ -8,7 +8,7 @@ import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
-import { flagGiven } from '../shell/options';
+import { given } from '../shell/options';
 import { gitOptions, lastValue } from './git-options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
 import type { Budget } from './reach';
@@ -75,7 +75,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       const prefix = lastValue(o, '--prefix');
       if (!prefix) break;
       const at = path.isAbsolute(prefix) || cwd === null ? prefix : path.join(cwd, prefix);
-      if (flagGiven(o.flags, 'a', '--all') || o.flags.includes('--stdin')) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
+      if (given(o, 'a', '--all') || o.flags.includes('--stdin')) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
       for (const p of o.operands) add(at + (cwd !== null && top !== null ? path.relative(top, path.resolve(cwd, p)) : p), 'write', true);
       break;
     }
@@ -100,7 +100,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       break;
     }
     case 'merge-file':
-      if (!flagGiven(o.flags, 'p', '--stdout')) add(o.operands[0], 'write');
+      if (!given(o, 'p', '--stdout')) add(o.operands[0], 'write');
       break;
     case 'bundle':
       if (o.operands[0] === 'create') add(o.operands[1], 'write');

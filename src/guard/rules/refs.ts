@@ -10,8 +10,8 @@ import { asWritten } from './as-written';
 import { configCommand, configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { gitBool } from '../../config-keys';
 import { expands } from '../shell/lex';
-import { operands } from '../shell/options';
-import { given, gitOptions, lastValue } from './git-options';
+import { given, operands } from '../shell/options';
+import { gitOptions, lastValue } from './git-options';
 
 // The protected refs: handoff refs, archive and leases, the claims tables, the read receipts, and replace refs (one
 // may stand in for a handoff commit). mentionsHandoffRef matches them by hand, as the expression in

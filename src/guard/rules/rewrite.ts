@@ -10,7 +10,8 @@ import type { SimpleCommand } from '../shell/command';
 import { literalOutput } from '../shell/written';
 import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
-import { given, gitOptions, lastValue } from './git-options';
+import { given } from '../shell/options';
+import { gitOptions, lastValue } from './git-options';
 import { refspec } from './refs';
 
 const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);

@@ -7,7 +7,7 @@ import { shellQuote, shellWord } from '../../clients/event';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
-import { findParts, flagGiven, getopt } from '../shell/options';
+import { findParts, getopt, given } from '../shell/options';
 import { gitOptions } from './git-options';
 import { parseShell } from '../shell/parse';
 import { printedTexts, printfOutput } from '../shell/printed';
@@ -24,10 +24,11 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, ef
   const clean = effect.verb === 'clean';
   if (effect.scope === 'tracked' || !(clean || (effect.verb === 'stash' && effect.kind === 'discard'))) return null;
   const args = inv.args;
+  const o = gitOptions(inv);
   const specs = effect.pathspecs ?? [];
-  const excludes = clean ? gitOptions(inv).all('-e', '--exclude') : [];
-  let ignored: 'no' | 'also' | 'only' = clean ? (flagGiven(args, 'x') ? 'also' : flagGiven(args, 'X') ? 'only' : 'no') : flagGiven(args, 'a', '--all') ? 'also' : 'no';
-  const dirs = !clean || flagGiven(args, 'd');
+  const excludes = clean ? o.all('-e', '--exclude') : [];
+  let ignored: 'no' | 'also' | 'only' = clean ? (given(o, 'x') ? 'also' : given(o, 'X') ? 'only' : 'no') : given(o, 'a', '--all') ? 'also' : 'no';
+  const dirs = !clean || given(o, 'd');
   // what is ignored when git runs is not what is ignored now: every untracked file counts
   if (CHANGES_IGNORED.test(line)) ignored = 'also';
   const dir = effect.dir;

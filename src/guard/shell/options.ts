@@ -7,9 +7,9 @@ export const isLong = (a: string, full: string) => {
   return a.startsWith('--') && name.length >= 3 && full.startsWith(name);
 };
 
-/** Whether one of the `short` letters (in any cluster) or one of the `long` options (abbreviated or not) is given. */
-export const flagGiven = (args: string[], short: string, ...long: string[]) =>
-  args.some((a) => (/^-[^-]/.test(a) && [...short].some((c) => a.slice(1).includes(c))) || long.some((l) => isLong(a, l)));
+/** Whether one of the `short` letters (alone or in a cluster) or one of the `long` options (whole or abbreviated, valued or not) is given. */
+export const given = (o: Pick<Options, 'flags' | 'values'>, short: string, ...long: string[]): boolean =>
+  [...short].some((c) => o.flags.includes(`-${c}`) || o.values.has(`-${c}`)) || long.some((l) => o.values.has(l) || o.flags.some((f) => isLong(f, l)));
 
 /**
  * A command's operands and option values as getopt reads them: `short` letters and `long` options that take a value
@@ -51,6 +51,8 @@ export function getopt(args: string[], short: string, long: string[] = []) {
   const all = (...keys: string[]) => given.filter(([k]) => keys.includes(k)).map(([, v]) => v);
   return { operands, values, flags, dashdash, all };
 }
+
+type Options = ReturnType<typeof getopt>;
 
 /** Whether an option word takes the next word as its value: one of `valued`, or a cluster whose first valued letter ends it (`xargs -0a FILE`, `sudo -nu USER`). */
 export function takesNext(word: string, valued: ReadonlySet<string>): boolean {
