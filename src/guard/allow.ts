@@ -4,6 +4,7 @@
 // from these tables at build time (scripts/front-words.mjs).
 import { own, type ToolAction } from '../clients/event';
 import { expands } from './shell/lex';
+import { isLong } from './shell/options';
 import { DECLARES, type SimpleCommand } from './shell/command';
 import { parseShell } from './shell/parse';
 import { READING_VERBS } from './shell/git';
@@ -103,9 +104,8 @@ function keepsTo(rule: ProgramRule, args: string[], xargs = false): boolean {
     if (rule.only && !rule.only.includes(a)) return false;
     if (rule.exact?.some((e) => a === e || (e === '+' && a.startsWith('+')))) return false;
     if (a.startsWith('--')) {
-      const name = a.split('=', 1)[0];
       // an unambiguous abbreviation is the option itself (getopt_long, git's parse-options)
-      if (rule.long?.some((l) => name.length >= 3 && l.startsWith(name))) return false;
+      if (rule.long?.some((l) => isLong(a, l))) return false;
     } else if (rule.short) {
       for (const ch of a.slice(1)) if (rule.short.includes(ch)) return false;
     }

@@ -122,7 +122,7 @@ export function expandWord(word: string, vars: Record<string, string>, cwd: stri
 
 /** `$(pwd)`, `` `pwd` ``, `$(git rev-parse --show-toplevel)` as `${PWD}` or the top they name (null: left as they are). */
 export function knownDirs(word: string, cwd: string | null): string {
-  if (!word.includes('$') && !word.includes('`')) return word;
+  if (!expands(word)) return word;
   let t = word.replace(/\$\(\s*pwd(\s+-[LP])?\s*\)|`\s*pwd(\s+-[LP])?\s*`/g, '${PWD}');
   const top = /\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`/g;
   if (top.test(t)) {

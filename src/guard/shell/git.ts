@@ -7,7 +7,7 @@ import { options } from './options';
 import { programName, type SimpleCommand } from './command';
 
 /** A setting given to one git command (`-c key=value`; a key alone is true, as git reads it). */
-export interface OneOffSetting {
+interface OneOffSetting {
   key: string;
   value: string;
 }
