@@ -124,7 +124,6 @@ function gitHarmless(args: string[]): boolean {
   return rule !== undefined && keepsTo(rule, args.slice(i + 1));
 }
 
-
 /** Whether one simple command surely cannot write anything the guard protects. */
 export function harmlessCommand(c: SimpleCommand): boolean {
   for (const r of c.redirects) {

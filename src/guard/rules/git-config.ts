@@ -69,7 +69,6 @@ export const RUNNING_KEYS: RunningKey[] = [
   { key: /^uploadpack\.packobjectshook$/, runs: 'runs a program for every fetch served', script: asCommand },
 ];
 
-
 /** The listed key a setting falls under, when its value makes it count; null for a harmless setting. */
 export function runningKey(key: string, value: string | undefined): RunningKey | null {
   const k = key.toLowerCase();

@@ -226,7 +226,6 @@ const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd'
 
 const PARSE_BUDGET_MS = 5_000;
 
-
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null, budget: Budget): Promise<Decision> {
   if (command.length > MAX_COMMAND) return cannotRead(ctx, 'long', namesProtected(ctx.event.action));
   // read once: the first look's reading of this very line when it has one

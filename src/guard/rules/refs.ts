@@ -245,7 +245,6 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
   }
 }
 
-
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {
   // `"$GIT_DIR/packed-refs"`, `"$(git rev-parse --git-dir)/refs/handoffs/…"`: the directory is unknown, the tail is not.
