@@ -259,7 +259,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   for (const cmd of cmds) {
     budget.spend(0);
     Object.assign(carried, setsForLine(cmd));
-    if (cmd.argv[0] === 'unset') for (const a of cmd.argv.slice(1)) if (!a.startsWith('-')) unset.add(a), delete carried[a];
+    for (const a of cmd.argv[0] === 'unset' ? cmd.argv.slice(1).filter((w) => !w.startsWith('-')) : []) {
+      unset.add(a);
+      delete carried[a];
+    }
     const unseen = cmd.unseen ? cannotRead(ctx, 'unseen', protects, cmd.unseen) : {};
     if (unseen.deny) return unseen;
     const interp = interpreterProblem(cmd, whole);
