@@ -71,23 +71,21 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   const [prog, ...args] = p.argv;
   const dir = p.cwd ?? cmd.cwd;
   if (!dir) return null;
-  if (prog === 'find' || prog === 'ls') {
-    // only a conjunction of -name tests narrows what find lists (as for find … -delete); ls names files or directories
-    const find = prog === 'find' ? findParts(args) : null;
-    const names = find?.namesListed ?? [];
-    const listed = args.filter((a) => !a.startsWith('-'));
-    const from = find?.roots ?? (listed.length ? listed : ['.']);
-    if (from.some(expands)) return null;
-    const out: string[] = [];
-    for (const r of from) {
-      for (const w of expandWord(r, {}, dir, budget) ?? []) {
-        const abs = path.resolve(dir, w);
-        out.push(abs, ...handoffFilesUnder(abs, budget).filter((f) => namesReach(names, abs, f)));
-      }
+  if (prog !== 'find' && prog !== 'ls') return null;
+  // only a conjunction of -name tests narrows what find lists (as for find … -delete); ls names files or directories
+  const find = prog === 'find' ? findParts(args) : null;
+  const names = find?.namesListed ?? [];
+  const listed = args.filter((a) => !a.startsWith('-'));
+  const from = find?.roots ?? (listed.length ? listed : ['.']);
+  if (from.some(expands)) return null;
+  const out: string[] = [];
+  for (const r of from) {
+    for (const w of expandWord(r, {}, dir, budget) ?? []) {
+      const abs = path.resolve(dir, w);
+      out.push(abs, ...handoffFilesUnder(abs, budget).filter((f) => namesReach(names, abs, f)));
     }
-    return out;
   }
-  return null;
+  return out;
 }
 
 /** xargs's options as its getopt reads them: only those whose value is required (-e, -i, -l take one only attached). */
@@ -95,10 +93,7 @@ const xargsOptions = (cmd: SimpleCommand) =>
   getopt(cmd.xargsArgs ?? [], 'adEILnPs', ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
 
 /** Whether xargs reads its arguments from a file (-a, --arg-file), not from the pipe. */
-const xargsReadsFile = (cmd: SimpleCommand) => {
-  const o = xargsOptions(cmd);
-  return o.values.has('-a') || o.values.has('--arg-file');
-};
+const xargsReadsFile = (cmd: SimpleCommand) => given(xargsOptions(cmd), 'a', '--arg-file');
 
 /**
  * The arguments xargs appends from a producer whose output the guard works out (shell/printed.ts), or null: every
