@@ -65,7 +65,7 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
     // only a look, or the index alone
     if (inv.sub === 'apply' && o.flags.some((f) => /^--(check|stat|numstat|summary|cached)$/.test(f)) && !o.flags.includes('--index') && !o.flags.includes('--apply')) return [];
     if (inv.sub === 'am' && o.flags.some((f) => /^--(abort|quit|show-current-patch|skip)/.test(f))) return [];
-    const dir = o.values.get('--directory')?.pop();
+    const dir = o.all('--directory').pop();
     if (dir !== undefined) cwd = top ? path.resolve(top, dir) : null;
     else if (inv.sub === 'apply' && top) cwd = top; // git apply's paths are the worktree's top's
     const files = o.operands.filter((f) => f !== '-');

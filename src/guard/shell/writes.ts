@@ -111,7 +111,7 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     case 'curl': {
       // curl's options that take a value (most of its letters), those that write a file, and where -O puts a download
       const o = getopt(args, 'AbcCdDeEFHKmoPQrtTuUwxXyYz', CURL_VALUED);
-      const dir = o.values.get('--output-dir')?.pop();
+      const dir = o.all('--output-dir').pop();
       for (const f of o.all('-o', '--output')) add(dir && !path.isAbsolute(f) ? path.join(dir, f) : f, 'write');
       for (const f of o.all('-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--etag-save', '--hsts', '--alt-svc')) add(f, 'write');
       if (given(o, 'OJ', '--remote-name', '--remote-name-all', '--remote-header-name')) {
