@@ -3,6 +3,8 @@
 // /dev/null or a descriptor, and no assignment that changes what it does. The sh front's word lists are generated
 // from these tables at build time (scripts/front-words.mjs).
 import { own, type ToolAction } from '../clients/event';
+import { expands } from './shell/lex';
+import { isLong } from './shell/options';
 import { DECLARES, type SimpleCommand } from './shell/command';
 import { parseShell } from './shell/parse';
 import { READING_VERBS } from './shell/git';
@@ -102,9 +104,8 @@ function keepsTo(rule: ProgramRule, args: string[], xargs = false): boolean {
     if (rule.only && !rule.only.includes(a)) return false;
     if (rule.exact?.some((e) => a === e || (e === '+' && a.startsWith('+')))) return false;
     if (a.startsWith('--')) {
-      const name = a.split('=', 1)[0];
       // an unambiguous abbreviation is the option itself (getopt_long, git's parse-options)
-      if (rule.long?.some((l) => name.length >= 3 && l.startsWith(name))) return false;
+      if (rule.long?.some((l) => isLong(a, l))) return false;
     } else if (rule.short) {
       for (const ch of a.slice(1)) if (rule.short.includes(ch)) return false;
     }
@@ -115,14 +116,13 @@ function keepsTo(rule: ProgramRule, args: string[], xargs = false): boolean {
 function gitHarmless(args: string[]): boolean {
   let i = 0;
   while (i < args.length && args[i].startsWith('-')) {
-    if (args[i] === '-C' && args[i + 1] !== undefined && !/[$`]/.test(args[i + 1])) i += 2;
+    if (args[i] === '-C' && args[i + 1] !== undefined && !expands(args[i + 1])) i += 2;
     else if (GIT_GLOBAL.has(args[i])) i++;
     else return args.length === 1 && (args[0] === '--version' || args[0] === '--help');
   }
   const rule = args[i] !== undefined ? own(GIT_READ_ONLY, args[i]) : undefined;
   return rule !== undefined && keepsTo(rule, args.slice(i + 1));
 }
-
 
 /** Whether one simple command surely cannot write anything the guard protects. */
 export function harmlessCommand(c: SimpleCommand): boolean {

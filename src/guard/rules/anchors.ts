@@ -1,12 +1,13 @@
 // Only the person moves the anchors (SPEC 6, "Refused to sessions"); every spelling of git-handoff's programs
 // (`git handoff`, `git-handoff`, the guard and its fronts, the bundles run by a runtime, a shell given one) is read here.
 import { realpathSync } from 'node:fs';
+import { expands } from '../shell/lex';
 import path from 'node:path';
 import { neutral } from '../../terminal-text';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
-import { operands } from '../shell/options';
-import { given, gitOptions } from './git-options';
+import { given, operands } from '../shell/options';
+import { gitOptions } from './git-options';
 import { handoffCommand, namedSession } from './inject';
 import { mayNameHandoffRef, refspec, runsUnreadCode } from './refs';
 
@@ -25,7 +26,7 @@ const HANDOFF_FETCH_VALUED = ['-C', '--resolve', '--keep', '--branch', '--sessio
 /** git-handoff's program a command runs, by the name it has (a symlink to one followed), or null. */
 function programOf(word: string): string | null {
   // an expansion that names one (`"$(command -v git-handoff-guard)"`): that program
-  if (/[$`]/.test(word)) return /git-handoff(-(guard|front)[\w-]*)?/.exec(word)?.[0] ?? null;
+  if (expands(word)) return /git-handoff(-(guard|front)[\w-]*)?/.exec(word)?.[0] ?? null;
   let base = path.basename(word);
   if (!base.startsWith('git-handoff') && word.includes('/') && !/[*?[]/.test(word)) {
     try {
@@ -74,7 +75,7 @@ export function handoffByInterpreter(cmd: SimpleCommand, whole: string) {
   if (prog === 'deno' && cmd.argv[i] === 'run') for (i++; i < cmd.argv.length && cmd.argv[i].startsWith('-'); ) i++;
   const script = cmd.argv[i];
   if (script === undefined) return null;
-  const named = /handoff/i.test(script) || (/[$`]/.test(script) && /handoff/i.test(whole)) || /(^|\/)dist\/(cli|fast)\.cjs$/.test(script);
+  const named = /handoff/i.test(script) || (expands(script) && /handoff/i.test(whole)) || /(^|\/)dist\/(cli|fast)\.cjs$/.test(script);
   return named ? { sub: 'handoff', args: cmd.argv.slice(i + 1), cwd: cmd.cwd, gitDir: null, config: [] } : null;
 }
 

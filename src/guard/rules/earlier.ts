@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
-import { flagGiven, isLong } from '../shell/options';
+import { given } from '../shell/options';
 import { copyOperands, type WriteTarget } from '../shell/writes';
 import { gitOptions } from './git-options';
 import { pathspecTarget } from './git-files';
@@ -35,7 +35,6 @@ export class Earlier {
       if (from && to && this.links.has(from)) this.links.set(to, this.links.get(from)!);
     }
     if (!inv) return;
-    const a = inv.args;
     const o = gitOptions(inv);
     const ops = o.operands;
     const named = o.dashdash < 0 ? ops : ops.slice(o.dashdash);
@@ -43,12 +42,12 @@ export class Earlier {
     if (inv.sub === 'remote' && (ops[0] === 'add' || ops[0] === 'set-url') && ops.length >= 3) this.remotes.set(ops[1], ops[ops.length - 1]);
     const url = inv.sub === 'config' ? /^remote\.(.+)\.(push)?url$/i.exec(ops[0] ?? '') : null;
     if (url && ops.length >= 2) this.remotes.set(url[1], ops[ops.length - 1]);
-    if (inv.sub === 'read-tree' || ((inv.sub === 'checkout' || inv.sub === 'switch') && a.some((x) => isLong(x, '--orphan'))) || ((inv.sub === 'symbolic-ref' || inv.sub === 'update-ref') && ops.includes('HEAD'))) this.replaced = true;
+    if (inv.sub === 'read-tree' || ((inv.sub === 'checkout' || inv.sub === 'switch') && given(o, '', '--orphan')) || ((inv.sub === 'symbolic-ref' || inv.sub === 'update-ref') && ops.includes('HEAD'))) this.replaced = true;
     // the index changed wholesale: a tree read, another commit's or a stash's changes applied, a reset of the index alone
     if (effect?.kind === 'apply' || inv.sub === 'read-tree' || (inv.sub === 'reset' && !effect)) this.swept = true;
     switch (inv.sub) {
       case 'add':
-        if (flagGiven(a, 'Au', '--all', '--update', '--pathspec-from-file') || named.length === 0) this.swept = true;
+        if (given(o, 'Au', '--all', '--update', '--pathspec-from-file') || named.length === 0) this.swept = true;
         stage(named);
         return;
       case 'rm':
@@ -56,26 +55,26 @@ export class Earlier {
         stage(named);
         return;
       case 'update-index':
-        if (flagGiven(a, '', '--index-info', '--stdin', '--cacheinfo')) this.swept = true;
+        if (given(o, '', '--index-info', '--stdin', '--cacheinfo')) this.swept = true;
         stage(named);
         return;
       case 'restore':
-        if (flagGiven(a, 'S', '--staged')) stage(named);
+        if (given(o, 'S', '--staged')) stage(named);
         return;
       case 'checkout':
         // `checkout <tree-ish> -- <paths>` sets the index from the tree for those paths
         if (o.dashdash > 0) stage(named);
         return;
       case 'apply':
-        if (flagGiven(a, '', '--cached', '--index')) this.swept = true;
+        if (given(o, '', '--cached', '--index')) this.swept = true;
     }
   }
 
   /** `ln -s SRC… DST`, `cp -s`: each link made and where it leads (relative to the link's directory, or with -r to cwd). */
   private noteLinks(cmd: SimpleCommand, prog: string, abs: (p: string, cwd: string | null) => string | null): void {
     const { o, into, ...named } = copyOperands(prog, cmd.argv.slice(1));
-    if (!flagGiven(o.flags, 's', '--symbolic')) return;
-    const relative = prog === 'ln' && flagGiven(o.flags, 'r', '--relative');
+    if (!given(o, 's', '--symbolic')) return;
+    const relative = prog === 'ln' && given(o, 'r', '--relative');
     // a lone operand is linked into the current directory
     const [sources, dest] = named.dest === undefined ? [o.operands, '.'] : [named.sources, named.dest];
     const intoDir = into !== undefined || sources.length > 1 || dest.endsWith('/') || dest === '.';
@@ -111,10 +110,7 @@ export class Earlier {
     const discards = effect?.kind === 'discard' || effect?.kind === 'remove' || (effect?.kind === 'switch' && effect.force);
     if (!discards || (!this.staged.length && !this.swept && !this.replaced)) return { targets: [], swept: false };
     const targets: WriteTarget[] = this.replaced && top !== null ? [{ path: top, kind: 'delete', cwd: null }] : [];
-    for (const s of this.staged) {
-      const target = pathspecTarget(s.spec, s.cwd, top, 'delete');
-      if (target) targets.push(target);
-    }
+    for (const s of this.staged) targets.push(pathspecTarget(s.spec, s.cwd, top, 'delete'));
     return { targets, swept: this.swept };
   }
 }

@@ -1,6 +1,7 @@
 // The seed tools' file convention (SPEC 6): protected handoff files named handoff-<branch>-<topic>.md whose
 // line 1 is `<!-- claude-session: <id> -->`. A session writes only its own; the refusal hands over the marker.
 import { readdirSync } from 'node:fs';
+import { expands } from '../shell/lex';
 import path from 'node:path';
 import { describeOverlap, isValidTopic, overlapOf, overlapTokens } from '../../handoff/store/names';
 import { SESSION_RE, short } from '../../handoff/state/session';
@@ -175,7 +176,7 @@ export function surelyOwnFiles(ops: FileOp[], me: string): boolean {
 function onlyFileRule(op: FileOp): boolean {
   const parts = op.abs.split(path.sep);
   // anything refStoreWriteProblem could look at goes to the full guard
-  if (/[$`]/.test(op.shown) || parts.includes('.git') || parts.includes('worktrees') || /\/\.git\//.test(op.abs)) return false;
+  if (expands(op.shown) || parts.includes('.git') || parts.includes('worktrees')) return false;
   return (op.kind === 'write' || op.kind === 'edit') && /^handoff-.*\.md$/.test(path.basename(op.abs)) && path.basename(path.dirname(op.abs)) === 'memory';
 }
 

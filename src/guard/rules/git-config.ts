@@ -1,6 +1,7 @@
 // git configuration a session may not set: keys that make git run a program or turn the protection off (RUNNING_KEYS,
 // from git-config(1) and the pages it points to), keys not known to be quiet, and remote settings (the person's).
 import path from 'node:path';
+import { expands } from '../shell/lex';
 import { userConfigFiles } from '../../git/config-files';
 import { READING_VERBS, type GitInvocation } from '../shell/git';
 import { gitOptions, lastValue } from './git-options';
@@ -68,14 +69,12 @@ export const RUNNING_KEYS: RunningKey[] = [
   { key: /^uploadpack\.packobjectshook$/, runs: 'runs a program for every fetch served', script: asCommand },
 ];
 
-const unknown = (v: string) => /[$`]/.test(v);
-
 /** The listed key a setting falls under, when its value makes it count; null for a harmless setting. */
 export function runningKey(key: string, value: string | undefined): RunningKey | null {
   const k = key.toLowerCase();
   const rule = RUNNING_KEYS.find((r) => r.key.test(k));
   if (!rule) return null;
-  if (rule.when && value !== undefined && !unknown(value) && !rule.when(value)) return null;
+  if (rule.when && value !== undefined && !expands(value) && !rule.when(value)) return null;
   return rule;
 }
 
@@ -111,7 +110,7 @@ export const remoteChangeProblem = (show: string, what: string): string =>
 function remoteSettingProblem(c: ConfigCommand, scope: Scope, show: string): string | null {
   if (scope === 'blob' || scope === 'file' || c.reads || !c.changes) return null;
   const section = c.renamesSection || c.removesSection;
-  const key = (section ? c.ops.slice(0, 2) : c.ops.slice(0, 1)).find((k) => unknown(k) || (section ? REMOTE_SECTION : REMOTE_KEY).test(k.toLowerCase()));
+  const key = (section ? c.ops.slice(0, 2) : c.ops.slice(0, 1)).find((k) => expands(k) || (section ? REMOTE_SECTION : REMOTE_KEY).test(k.toLowerCase()));
   return key !== undefined ? remoteChangeProblem(show, `the remote setting ${neutralKey(key)}`) : null;
 }
 
@@ -166,7 +165,7 @@ function fileScope(file: string, cwd: string | null): Scope {
   const abs = configPath(file, cwd);
   const scope = userConfigFiles(process.env).find((f) => abs === path.resolve(f.file))?.scope;
   if (scope === 'global' || scope === 'system') return scope;
-  if (unknown(file) || file === '') return 'repo';
+  if (expands(file) || file === '') return 'repo';
   return /(^|\/)\.git(\/|$)|(^|\/)worktrees\/|(^|\/)config(\.worktree)?$/.test(abs) ? 'repo' : 'file';
 }
 
@@ -197,8 +196,8 @@ function runningSettingProblem(c: ConfigCommand, show: string): string | null {
   const key = ops[0] ?? '';
   if (!c.sets || key === '') return null;
   const value = ops[1];
-  const rule = unknown(key) ? null : runningKey(key, value);
-  if (unknown(key) && scope === 'repo') return `\`${show}\` sets a key the guard cannot read before the shell runs it, ${where}. Name the key.`;
+  const rule = expands(key) ? null : runningKey(key, value);
+  if (expands(key) && scope === 'repo') return `\`${show}\` sets a key the guard cannot read before the shell runs it, ${where}. Name the key.`;
   if (!rule) {
     // a file git does not read here (`--file /tmp/x`) may hold anything; git's own configuration only known-quiet keys
     const problem = scope === 'file' ? null : unknownKeyProblem(key, value);
@@ -248,7 +247,7 @@ export function persistentSetting(args: string[], cwd: string | null): { key: st
 export function hooksPathRemovalScope(args: string[]): string[] | null {
   const c = configCommand(args);
   const key = c.ops[0] ?? '';
-  const removes = unknown(key) ? c.removes || c.removesSection : c.removes ? /^core\.hookspath$/i.test(key) : c.removesSection && /^core$/i.test(key);
+  const removes = expands(key) ? c.removes || c.removesSection : c.removes ? /^core\.hookspath$/i.test(key) : c.removesSection && /^core$/i.test(key);
   if (!removes) return null;
   const file = c.file !== undefined ? ['--file', c.file] : [];
   return [...c.flags.filter((a) => /^--(global|system|local|worktree)$/.test(a)), ...file, ...(c.blob !== undefined ? ['--blob', c.blob] : [])];

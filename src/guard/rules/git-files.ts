@@ -8,30 +8,32 @@ import type { Location } from '../locate';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
-import { flagGiven } from '../shell/options';
+import { given } from '../shell/options';
 import { gitOptions, lastValue } from './git-options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
 import type { Budget } from './reach';
 import { handoffFilesUnder } from './reach';
 import { globMatch } from '../glob';
 
-/** A pathspec as the target it names (magic read, excludes dropped: null); a pattern as the literal directory before it. */
-export function pathspecTarget(spec: string, cwd: string | null, top: string | null, kind: TargetKind, tree = false): WriteTarget | null {
-  let s = spec;
-  let literal = false;
-  let fromTop = false;
-  let m: RegExpExecArray | null;
-  if ((m = /^:\(([^)]*)\)(.*)$/s.exec(s))) {
-    const magic = m[1].split(',').map((w) => w.trim().toLowerCase());
-    if (magic.some((w) => w === 'exclude')) return null;
-    literal = magic.includes('literal');
-    fromTop = magic.includes('top');
-    s = m[2];
-  } else if ((m = /^:([/!^]*)(.*)$/s.exec(s)) && s.startsWith(':')) {
-    if (/[!^]/.test(m[1])) return null;
-    fromTop = m[1].includes('/');
-    s = m[2];
+/**
+ * A pathspec as git reads it: the path after its magic, counted from the top (`:/`, `:(top)`) or not, a pattern unless
+ * `:(literal)`; null for any other magic (exclude, glob, icase, attr), which may cover anything.
+ */
+export function readPathspec(spec: string): { path: string; fromTop: boolean; literal: boolean } | null {
+  const long = /^:\(([^)]*)\)(.*)$/s.exec(spec);
+  if (long) {
+    const magic = long[1].split(',').map((w) => w.trim().toLowerCase());
+    if (!magic.every((w) => w === 'top' || w === 'literal')) return null;
+    return { path: long[2], fromTop: magic.includes('top'), literal: magic.includes('literal') };
   }
+  const short = /^:([/!^]*)(.*)$/s.exec(spec);
+  if (short && /[!^]/.test(short[1])) return null;
+  return short ? { path: short[2], fromTop: short[1].includes('/'), literal: false } : { path: spec, fromTop: false, literal: false };
+}
+
+/** A pathspec as the target it names (magic that may cover anything: the whole worktree); a pattern as the literal directory before it. */
+export function pathspecTarget(spec: string, cwd: string | null, top: string | null, kind: TargetKind, tree = false): WriteTarget {
+  const { path: s, fromTop, literal } = readPathspec(spec) ?? { path: '', fromTop: true, literal: true };
   const base = fromTop ? top : cwd;
   const at = base ? path.resolve(base, s || '.') : s;
   // git's own pattern characters (it matches them itself when the shell passed them through quoted)
@@ -45,8 +47,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
   const cwd = inv.cwd ?? cmd.cwd;
   const out: WriteTarget[] = [];
   const add = (p: string | undefined, kind: TargetKind, tree = false) => {
-    const target = p === undefined || p === '-' ? null : pathspecTarget(p, cwd, top, kind, tree);
-    if (target) out.push(target);
+    if (p !== undefined && p !== '-') out.push(pathspecTarget(p, cwd, top, kind, tree));
   };
   const a = inv.args;
   const o = gitOptions(inv);
@@ -74,7 +75,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       const prefix = lastValue(o, '--prefix');
       if (!prefix) break;
       const at = path.isAbsolute(prefix) || cwd === null ? prefix : path.join(cwd, prefix);
-      if (flagGiven(o.flags, 'a', '--all') || o.flags.includes('--stdin')) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
+      if (given(o, 'a', '--all') || o.flags.includes('--stdin')) add(prefix.endsWith('/') ? at : path.dirname(at), 'write', true);
       for (const p of o.operands) add(at + (cwd !== null && top !== null ? path.relative(top, path.resolve(cwd, p)) : p), 'write', true);
       break;
     }
@@ -99,7 +100,7 @@ export function gitFileTargets(inv: GitInvocation, cmd: SimpleCommand, top: stri
       break;
     }
     case 'merge-file':
-      if (!flagGiven(o.flags, 'p', '--stdout')) add(o.operands[0], 'write');
+      if (!given(o, 'p', '--stdout')) add(o.operands[0], 'write');
       break;
     case 'bundle':
       if (o.operands[0] === 'create') add(o.operands[1], 'write');

@@ -1,6 +1,7 @@
 // A git invocation judged by what it will do: its environment and options against allowlists, the files its
 // environment names as written, and `git init` over an existing repository.
 import path from 'node:path';
+import { expands } from '../shell/lex';
 import { SESSION_ID_VARS } from '../../clients/names';
 import type { SimpleCommand } from '../shell/command';
 import { READING_VERBS, type GitInvocation } from '../shell/git';
@@ -39,7 +40,7 @@ export function gitEnvironmentProblem(inv: GitInvocation, cmd: SimpleCommand, va
       if (name !== 'GIT_INDEX_FILE' && NO_FILE(value)) continue;
       // af_unix: sockets write no file; anything else is a path git writes (a directory: a new file in it)
       if (/^af_unix:/i.test(value)) continue;
-      if (/[$`]/.test(value)) return `\`${name}\` names the file \`${VERB(inv)}\` writes, and its value is built by an expansion the guard cannot see. Give a literal path (or leave it unset).`;
+      if (expands(value)) return `\`${name}\` names the file \`${VERB(inv)}\` writes, and its value is built by an expansion the guard cannot see. Give a literal path (or leave it unset).`;
       targets.push({ path: value, kind: name === 'GIT_INDEX_FILE' ? 'write' : 'append', cwd });
       continue;
     }
@@ -71,7 +72,7 @@ function effective(name: string, value: string | undefined, env: Env): string | 
   const known: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) known[k] = v;
   const v = substituteVars(value, known).replace(/(^|:)~(?=\/|:|$)/g, (_, a) => `${a}${env.HOME ?? '~'}`);
-  if (/[$`]/.test(v)) return undefined;
+  if (expands(v)) return undefined;
   // directories appended after the hook's PATH, where every program run by name is found ahead of them: the same
   const base = env.PATH;
   if (name === 'PATH' && base && v.startsWith(base + path.delimiter) && appendedPathKeeps(env, path.sep)) return base;

@@ -53,9 +53,5 @@ export type GitOptions = ReturnType<typeof gitOptions>;
 /** The value-taking short letters of a verb (`mFCct` for commit). */
 export const shortValued = (sub: string) => (VALUED[sub] ?? []).filter((o) => /^-[^-]$/.test(o)).map((o) => o[1]).join('');
 
-/** Whether one of the `short` letters (alone or in a cluster) or one of the `long` options (exactly, valued or not) is given. */
-export const given = (o: GitOptions, short: string, ...long: string[]): boolean =>
-  [...short].some((c) => o.flags.includes(`-${c}`) || o.values.has(`-${c}`)) || long.some((l) => o.values.has(l) || o.flags.some((f) => f.split('=')[0] === l));
-
 /** The last value given to any of `names`. */
 export const lastValue = (o: GitOptions, ...names: string[]): string | undefined => o.all(...names).pop();

@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { hereDocument, programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
-import { getopt, isLong } from '../shell/options';
+import { getopt, given } from '../shell/options';
 import { gitOptions } from './git-options';
 import { parsePatch } from './files';
 import { PATCH_PROGRAMS } from '../../clients/records';
@@ -65,7 +65,7 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
     // only a look, or the index alone
     if (inv.sub === 'apply' && o.flags.some((f) => /^--(check|stat|numstat|summary|cached)$/.test(f)) && !o.flags.includes('--index') && !o.flags.includes('--apply')) return [];
     if (inv.sub === 'am' && o.flags.some((f) => /^--(abort|quit|show-current-patch|skip)/.test(f))) return [];
-    const dir = o.values.get('--directory')?.pop();
+    const dir = o.all('--directory').pop();
     if (dir !== undefined) cwd = top ? path.resolve(top, dir) : null;
     else if (inv.sub === 'apply' && top) cwd = top; // git apply's paths are the worktree's top's
     const files = o.operands.filter((f) => f !== '-');
@@ -73,7 +73,7 @@ export function patchTargets(cmd: SimpleCommand, inv: GitInvocation | null, abs:
     if (!files.length || o.operands.includes('-')) stdin();
   } else if (prog === 'patch') {
     const o = getopt(cmd.argv.slice(1), 'pidDBFgoYzrVM', ['--strip', '--input', '--directory', '--output', '--reject-file', '--backup', '--prefix', '--basename-prefix', '--suffix', '--fuzz', '--get', '--version-control', '--quoting-style', '--read-only', '--merge']);
-    if (o.flags.some((f) => isLong(f, '--dry-run'))) return [];
+    if (given(o, '', '--dry-run')) return [];
     const dir = o.all('-d', '--directory').pop();
     if (dir !== undefined) cwd = cwd ? path.resolve(cwd, dir) : path.isAbsolute(dir) ? dir : null;
     for (const f of o.all('-o', '--output')) out.push({ path: f, kind: 'write', cwd: cmd.cwd });

@@ -6,7 +6,7 @@ import type { GuardContext } from '../context';
 import type { Decision } from '../../clients/event';
 import { bounded, failClosed, MAX_COMMAND, namesProtected } from '../fail-closed';
 import { harmlessCommand } from '../allow';
-import { LexBound } from '../shell/lex';
+import { expands, LexBound } from '../shell/lex';
 import { Bound, Budget, expandWord, handoffFilesIn, handoffFilesUnder, handoffFilesWithInode, isPattern, linkedInode, namedUnder, namesReach } from './reach';
 import { changedByCheckout, gitFileTargets, pathspecCovers, pathspecMatches } from './git-files';
 import { patchTargets } from './patch-files';
@@ -79,7 +79,7 @@ const ownDirsOf = perRun((ctx, loc: Location | null) => [...userDirs(ctx.env), .
 /** The repositories a git command changes: the one it runs in and, for a push, its destination (a remote's URLs: git asked). */
 async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: string, loc: Location | null, defined: Map<string, string>): Promise<string[]> {
   const out = [here];
-  if (git.gitDir && !/[$`]/.test(git.gitDir)) out.push(path.resolve(here, git.gitDir));
+  if (git.gitDir && !expands(git.gitDir)) out.push(path.resolve(here, git.gitDir));
   if (git.sub !== 'push' && git.sub !== 'send-pack') return out;
   // the repository named as an operand, else by --repo (git's order)
   const o = gitOptions(git);
@@ -93,7 +93,7 @@ async function repositoriesOf(ctx: GuardContext, git: GitInvocation, here: strin
   const earlier = defined.get(dest);
   if (earlier !== undefined) {
     const p = asPath(earlier);
-    return p === null || /[$`]/.test(p) ? out : [...out, path.resolve(here, p)];
+    return p === null || expands(p) ? out : [...out, path.resolve(here, p)];
   }
   if (!loc) return out;
   // a remote's name: where its URLs lead (git asked, for a push only)
@@ -118,7 +118,7 @@ function toolPathOps(ctx: GuardContext, given: string[], budget: Budget): FileOp
   const ops: FileOp[] = [];
   const whole = DESTRUCTIVE_TOOL.test(ctx.event.tool ?? '');
   for (const p of given.flatMap((g) => toolPathSpellings(g, ctx.env.HOME))) {
-    const words = isPattern(p) && !/[$`]/.test(p) ? (expandWord(p, {}, ctx.event.cwd, budget) ?? [p]) : [p];
+    const words = isPattern(p) && !expands(p) ? (expandWord(p, {}, ctx.event.cwd, budget) ?? [p]) : [p];
     for (const w of words) {
       const abs = ctx.abs(w);
       ops.push({ abs, shown: w, kind: 'shell' });
@@ -226,7 +226,6 @@ const HARMLESS = new Set(['cd', 'pushd', 'popd', 'echo', 'printf', 'true', 'pwd'
 
 const PARSE_BUDGET_MS = 5_000;
 
-
 async function shellDecision(ctx: GuardContext, command: string, cwd: string | null, budget: Budget): Promise<Decision> {
   if (command.length > MAX_COMMAND) return cannotRead(ctx, 'long', namesProtected(ctx.event.action));
   // read once: the first look's reading of this very line when it has one
@@ -260,7 +259,10 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
   for (const cmd of cmds) {
     budget.spend(0);
     Object.assign(carried, setsForLine(cmd));
-    if (cmd.argv[0] === 'unset') for (const a of cmd.argv.slice(1)) if (!a.startsWith('-')) unset.add(a), delete carried[a];
+    for (const a of cmd.argv[0] === 'unset' ? cmd.argv.slice(1).filter((w) => !w.startsWith('-')) : []) {
+      unset.add(a);
+      delete carried[a];
+    }
     const unseen = cmd.unseen ? cannotRead(ctx, 'unseen', protects, cmd.unseen) : {};
     if (unseen.deny) return unseen;
     const interp = interpreterProblem(cmd, whole);
@@ -282,7 +284,7 @@ async function shellDecision(ctx: GuardContext, command: string, cwd: string | n
     if (git) {
       const show = asWritten(command, git, cmd.cwd ?? '/', read);
       const own = (what: 'git-dir' | 'work-tree', value: string) =>
-        loc !== null && !/[$`]/.test(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
+        loc !== null && !expands(value) && (what === 'git-dir' ? [loc.gitDir, loc.commonDir] : [loc.worktree]).includes(path.resolve(here, value));
       const problem =
         gitEnvironmentProblem(git, cmd, vars, envFiles, own) ??
         sessionEnvironmentProblem(git, vars, [...unset, ...(cmd.unsets ?? [])], ctx.session, show) ??

@@ -1,6 +1,7 @@
 // What a shell word reaches on disk once expanded: variables, brace lists, globs, handoff files under a directory, hard
 // links. Every walk is bounded, and a bound reached throws Bound: the call is refused, never decided on a cut list.
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { expands } from '../shell/lex';
 import path from 'node:path';
 import { globMatch, isGlob } from '../glob';
 import { walkUp } from '../locate';
@@ -105,7 +106,7 @@ export function expandWord(word: string, vars: Record<string, string>, cwd: stri
     if (/\s/.test(v) || (vars.IFS !== undefined && [...vars.IFS].some((ch) => v.includes(ch)))) split = true;
     return v;
   });
-  if (/[$`]/.test(t) || (cwd === null && !path.isAbsolute(t))) return null;
+  if (expands(t) || (cwd === null && !path.isAbsolute(t))) return null;
   // unquoted, a value is split into words (on IFS) and each globbed: the word whole and each of its parts are judged
   const fields = split ? [t, ...t.split(new RegExp(`[\\s${(vars.IFS ?? '').replace(/[\\\]^-]/g, '\\$&')}]+`)).filter(Boolean)] : [t];
   const out: string[] = [];
@@ -121,7 +122,7 @@ export function expandWord(word: string, vars: Record<string, string>, cwd: stri
 
 /** `$(pwd)`, `` `pwd` ``, `$(git rev-parse --show-toplevel)` as `${PWD}` or the top they name (null: left as they are). */
 export function knownDirs(word: string, cwd: string | null): string {
-  if (!word.includes('$') && !word.includes('`')) return word;
+  if (!expands(word)) return word;
   let t = word.replace(/\$\(\s*pwd(\s+-[LP])?\s*\)|`\s*pwd(\s+-[LP])?\s*`/g, '${PWD}');
   const top = /\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)|`\s*git\s+rev-parse\s+--show-toplevel\s*`/g;
   if (top.test(t)) {

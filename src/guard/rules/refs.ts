@@ -10,13 +10,14 @@ import { asWritten } from './as-written';
 import { configCommand, configCommandProblem, oneOffConfigProblem, remoteChangeProblem } from './git-config';
 import { gitBool } from '../../config-keys';
 import { expands } from '../shell/lex';
-import { operands } from '../shell/options';
-import { given, gitOptions, lastValue } from './git-options';
+import { given, operands } from '../shell/options';
+import { gitOptions, lastValue } from './git-options';
 
-// The protected refs: handoff refs, archive and leases, the claims tables, the read receipts, and replace refs (one
-// may stand in for a handoff commit). mentionsHandoffRef matches them by hand, as the expression in
-// test/guard/rules/refs-names.test.ts does: the guard's first look loads this module, and a compiled one costs it.
-const REF_NAMES = ['handoffs', 'handoff-archive', 'handoff-leases', 'claims', 'notes/handoff-reads', 'replace'];
+// The protected refs: every refs/handoff… name (handoffs, archive, leases, the record, …), and these: the claims tables,
+// the read receipts, and replace refs (one may stand in for a handoff commit). mentionsHandoffRef matches them by hand,
+// as the expression in test/guard/rules/refs-names.test.ts does: the guard's first look loads this module, and a
+// compiled one costs it.
+const REF_NAMES = ['claims', 'notes/handoff-reads', 'replace'];
 /** JavaScript's \s: WhiteSpace and LineTerminator (ECMA-262). */
 const isSpace = (c: number) =>
   (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
@@ -25,7 +26,6 @@ const after = (c: number) => isSpace(c) || c === 47 /* / */ || c === 42 /* * */ 
 export function mentionsHandoffRef(s: string): boolean {
   for (let i = s.indexOf('refs/'); i >= 0; i = s.indexOf('refs/', i + 1)) {
     if (i > 0 && !before(s.charCodeAt(i - 1))) continue;
-    // every refs/handoff… name is the product's (handoffs, archive, leases, the record, the tracking copies, …)
     if (s.startsWith('handoff', i + 5)) {
       let end = i + 12;
       while (end < s.length && ((s.charCodeAt(end) >= 97 && s.charCodeAt(end) <= 122) || s.charCodeAt(end) === 45)) end++;
@@ -41,12 +41,9 @@ export function mentionsHandoffRef(s: string): boolean {
 /** A path in git's ref store holding a protected ref, from the same names (test/guard/rules/refs.test.ts checks them). */
 let storeRefPath: RegExp | undefined;
 /** Made at its first use, not at load: the first look loads this module and never writes a file. */
-const STORE_REF_PATH = {
-  test: (s: string) =>
-    (storeRefPath ??= new RegExp(`(^|/)refs/(${[...new Set(REF_NAMES.map((n) => (n.startsWith('handoff') ? 'handoff[a-z-]*' : n)))].join('|')})(/|$)`)).test(s),
-};
+const STORE_REF_PATH = { test: (s: string) => (storeRefPath ??= new RegExp(`(^|/)refs/(handoff[a-z-]*|${REF_NAMES.join('|')})(/|$)`)).test(s) };
 /** Ref name prefixes the guard protects (a ref that starts so, or an expansion that could complete one). */
-const PROTECTED_PREFIXES = ['refs/handoff', 'refs/claims/', 'refs/notes/handoff-reads', 'refs/replace/'];
+const PROTECTED_PREFIXES = ['refs/handoff', ...REF_NAMES.map((n) => `refs/${n}/`)];
 
 /**
  * Whether a ref argument could name a protected ref once expanded (`pattern`: or stand for one by a `*`): one it names,
@@ -247,7 +244,6 @@ export function refCommandProblem(inv: GitInvocation, cmd: SimpleCommand, whole:
       return null;
   }
 }
-
 
 /** Why a file write lands in git's ref store (loose handoff refs, packed-refs, the refs directory), or null. */
 export function refStoreWriteProblem(target: WriteTarget, abs: string): string | null {

@@ -1,6 +1,7 @@
 // Rewriting another session's commits (commit --amend, rebase, reset, a branch moved by update-ref or a forced push or
 // fetch) is refused: git reads the commits it would drop or replace, and their trailers name the owners.
 import type { Repo } from '../../git/repo';
+import { expands } from '../shell/lex';
 import { readTextOr } from '../../read-file';
 import path from 'node:path';
 import { claimedSessions } from '../../handoff/store/document';
@@ -9,7 +10,8 @@ import type { SimpleCommand } from '../shell/command';
 import { literalOutput } from '../shell/written';
 import { short } from '../../handoff/state/session';
 import type { GitInvocation } from '../shell/git';
-import { given, gitOptions, lastValue } from './git-options';
+import { given } from '../shell/options';
+import { gitOptions, lastValue } from './git-options';
 import { refspec } from './refs';
 
 const REBASE_CONTROL = new Set(['--continue', '--abort', '--skip', '--quit', '--edit-todo', '--show-current-patch']);
@@ -53,7 +55,7 @@ function movedRefs(inv: GitInvocation): RefMove[] {
     if (given(o, '', '--stdin') || !ref || !(ref === 'HEAD' || ref.startsWith('refs/heads/'))) return [];
     // a value not on the line (from xargs) or built by an expansion may be any commit: judged as the branch deleted
     const to = ops[1];
-    return [{ ref, to: given(o, 'd') || to === undefined || /[$`]/.test(to) ? null : to }];
+    return [{ ref, to: given(o, 'd') || to === undefined || expands(to) ? null : to }];
   }
   if (inv.sub === 'symbolic-ref') {
     if (ops.length < 2 || given(o, 'd', '--delete')) return [];
@@ -191,7 +193,7 @@ export function plumbingClaimProblem(inv: GitInvocation, cmd: SimpleCommand, ses
   const dir = inv.cwd ?? cmd.cwd;
   let unread: string | null = null;
   const inline = (v: string) => {
-    if (/[$`]/.test(v)) unread ??= v;
+    if (expands(v)) unread ??= v;
     return v;
   };
   // `-F -`: the message is its input, read below

@@ -13,21 +13,18 @@ import { asWritten } from './as-written';
 import type { GitInvocation } from '../shell/git';
 import { isBroad, type Scope, type WorktreeEffect } from './worktree';
 import { shortValued } from './git-options';
+import { readPathspec } from './git-files';
 
 /** A test for worktree-relative paths: does any pathspec (relative to `dir`) cover it? */
 function coverage(sweep: WorktreeEffect, worktree: string): (p: string) => boolean {
   if (sweep.pathspecs === null) return () => true;
   const tests = sweep.pathspecs.map((spec): ((p: string) => boolean) => {
-    let base = sweep.dir;
-    let s = spec;
-    if (s.startsWith(':/') || s.startsWith(':(top)')) {
-      base = worktree;
-      s = s.replace(/^:(\/|\(top\))/, '');
-    } else if (s.startsWith(':')) return () => true; // other pathspec magic: assume the worst
-    const rel = path.relative(worktree, path.resolve(base, s || '.')).split(path.sep).join('/');
+    const read = readPathspec(spec);
+    if (!read) return () => true;
+    const rel = path.relative(worktree, path.resolve(read.fromTop ? worktree : sweep.dir, read.path || '.')).split(path.sep).join('/');
     if (rel.startsWith('..')) return () => false;
     if (rel === '') return () => true;
-    if (isGlob(rel)) return (p) => globMatch(rel, p) || globMatch(`${rel}/*`, p);
+    if (!read.literal && isGlob(rel)) return (p) => globMatch(rel, p) || globMatch(`${rel}/*`, p);
     return (p) => p === rel || p.startsWith(rel + '/');
   });
   return (p) => tests.some((t) => t(p));

@@ -1,12 +1,13 @@
 // Calls that remove files the guard cannot see named: git verbs that delete untracked files (clean, stash -u/--all),
 // and xargs, whose arguments come from its input; each judged on the handoff files it would reach.
 import path from 'node:path';
+import { expands } from '../shell/lex';
 import type { GuardContext } from '../context';
 import { shellQuote, shellWord } from '../../clients/event';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';
-import { findParts, flagGiven, getopt } from '../shell/options';
+import { findParts, getopt, given } from '../shell/options';
 import { gitOptions } from './git-options';
 import { parseShell } from '../shell/parse';
 import { printedTexts, printfOutput } from '../shell/printed';
@@ -23,10 +24,11 @@ export async function untrackedProblem(ctx: GuardContext, inv: GitInvocation, ef
   const clean = effect.verb === 'clean';
   if (effect.scope === 'tracked' || !(clean || (effect.verb === 'stash' && effect.kind === 'discard'))) return null;
   const args = inv.args;
+  const o = gitOptions(inv);
   const specs = effect.pathspecs ?? [];
-  const excludes = clean ? gitOptions(inv).all('-e', '--exclude') : [];
-  let ignored: 'no' | 'also' | 'only' = clean ? (flagGiven(args, 'x') ? 'also' : flagGiven(args, 'X') ? 'only' : 'no') : flagGiven(args, 'a', '--all') ? 'also' : 'no';
-  const dirs = !clean || flagGiven(args, 'd');
+  const excludes = clean ? o.all('-e', '--exclude') : [];
+  let ignored: 'no' | 'also' | 'only' = clean ? (given(o, 'x') ? 'also' : given(o, 'X') ? 'only' : 'no') : given(o, 'a', '--all') ? 'also' : 'no';
+  const dirs = !clean || given(o, 'd');
   // what is ignored when git runs is not what is ignored now: every untracked file counts
   if (CHANGES_IGNORED.test(line)) ignored = 'also';
   const dir = effect.dir;
@@ -69,23 +71,21 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   const [prog, ...args] = p.argv;
   const dir = p.cwd ?? cmd.cwd;
   if (!dir) return null;
-  if (prog === 'find' || prog === 'ls') {
-    // only a conjunction of -name tests narrows what find lists (as for find … -delete); ls names files or directories
-    const find = prog === 'find' ? findParts(args) : null;
-    const names = find?.namesListed ?? [];
-    const listed = args.filter((a) => !a.startsWith('-'));
-    const from = find?.roots ?? (listed.length ? listed : ['.']);
-    if (from.some((r) => /[$`]/.test(r))) return null;
-    const out: string[] = [];
-    for (const r of from) {
-      for (const w of expandWord(r, {}, dir, budget) ?? []) {
-        const abs = path.resolve(dir, w);
-        out.push(abs, ...handoffFilesUnder(abs, budget).filter((f) => namesReach(names, abs, f)));
-      }
+  if (prog !== 'find' && prog !== 'ls') return null;
+  // only a conjunction of -name tests narrows what find lists (as for find … -delete); ls names files or directories
+  const find = prog === 'find' ? findParts(args) : null;
+  const names = find?.namesListed ?? [];
+  const listed = args.filter((a) => !a.startsWith('-'));
+  const from = find?.roots ?? (listed.length ? listed : ['.']);
+  if (from.some(expands)) return null;
+  const out: string[] = [];
+  for (const r of from) {
+    for (const w of expandWord(r, {}, dir, budget) ?? []) {
+      const abs = path.resolve(dir, w);
+      out.push(abs, ...handoffFilesUnder(abs, budget).filter((f) => namesReach(names, abs, f)));
     }
-    return out;
   }
-  return null;
+  return out;
 }
 
 /** xargs's options as its getopt reads them: only those whose value is required (-e, -i, -l take one only attached). */
@@ -93,10 +93,7 @@ const xargsOptions = (cmd: SimpleCommand) =>
   getopt(cmd.xargsArgs ?? [], 'adEILnPs', ['--arg-file', '--delimiter', '--max-args', '--max-procs', '--max-chars', '--process-slot-var']);
 
 /** Whether xargs reads its arguments from a file (-a, --arg-file), not from the pipe. */
-const xargsReadsFile = (cmd: SimpleCommand) => {
-  const o = xargsOptions(cmd);
-  return o.values.has('-a') || o.values.has('--arg-file');
-};
+const xargsReadsFile = (cmd: SimpleCommand) => given(xargsOptions(cmd), 'a', '--arg-file');
 
 /**
  * The arguments xargs appends from a producer whose output the guard works out (shell/printed.ts), or null: every

@@ -3,7 +3,8 @@
 // clean and stash take, the commit the worktree moves to).
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { given, gitOptions, lastValue, type GitOptions } from './git-options';
+import { given } from '../shell/options';
+import { gitOptions, lastValue, type GitOptions } from './git-options';
 import type { GitInvocation } from '../shell/git';
 
 /** Which uncommitted paths a command can take or destroy. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { own } from '../../clients/event';
 import { READ_ONLY } from '../allow';
 import { SHELLS, type SimpleCommand } from '../shell/command';
-import { flagGiven, isLong, optionValue } from '../shell/options';
+import { given, isLong, optionValue } from '../shell/options';
 import { copyOperands, type WriteTarget } from '../shell/writes';
 import { sedScripts } from '../shell/runners';
 
@@ -67,9 +67,9 @@ export function linkSources(cmd: SimpleCommand): WriteTarget[] {
   const prog = p0 ? path.basename(p0) : '';
   if (prog !== 'ln' && prog !== 'cp') return [];
   const { o, sources } = copyOperands(prog, args);
-  if (prog === 'ln' ? flagGiven(o.flags, 's', '--symbolic') : !flagGiven(o.flags, 'l', '--link')) return [];
+  if (prog === 'ln' ? given(o, 's', '--symbolic') : !given(o, 'l', '--link')) return [];
   // `cp -al dir elsewhere`: every file under a directory it copies gets a second name
-  const tree = prog === 'cp' && flagGiven(o.flags, 'rRa', '--recursive', '--archive');
+  const tree = prog === 'cp' && given(o, 'rRa', '--recursive', '--archive');
   return sources.map((f) => ({ path: f, kind: 'write', cwd: cmd.cwd, ...(tree ? { tree: true } : {}) }));
 }
 

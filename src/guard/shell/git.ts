@@ -7,7 +7,7 @@ import { options } from './options';
 import { programName, type SimpleCommand } from './command';
 
 /** A setting given to one git command (`-c key=value`; a key alone is true, as git reads it). */
-export interface OneOffSetting {
+interface OneOffSetting {
   key: string;
   value: string;
 }
@@ -63,8 +63,7 @@ export function gitRunsScripts(cmd: SimpleCommand): string[] {
   }
   const names = own(GIT_SCRIPT_OPTIONS, inv.sub);
   if (!names) return [];
-  const given = options(a, names).values;
-  return names.flatMap((n) => given.get(n) ?? []);
+  return options(a, names).all(...names);
 }
 
 /** git verbs that only read a repository. */

@@ -1,6 +1,5 @@
 // The script a shell (or `source`) runs, when the guard can read it: a -c string or a here-document; what it reads that
 // the guard cannot (its input, a descriptor, an expansion's output) is named.
-import { expands } from './lex';
 import { hereDocument, programName, SHELLS, type Redirect } from './command';
 import { optionValue } from './options';
 
@@ -19,7 +18,7 @@ export function inputFile(redirects: Redirect[]): string | undefined {
 
 /** What a command runs that the guard cannot read (its input, a descriptor, an expansion's output), named; else undefined. */
 export function unreadScript(prog: string, argv: string[], redirects: Redirect[]): string | undefined {
-  if (expands(argv[0] ?? '') && /\$\(|`/.test(argv[0])) return `\`${argv[0].slice(0, 60)}\` (a program named by a command's output)`;
+  if (/\$\(|`/.test(argv[0] ?? '')) return `\`${argv[0].slice(0, 60)}\` (a program named by a command's output)`;
   if (prog === 'source' || prog === '.') return argv[1] !== undefined && STDIN_LIKE.test(argv[1]) ? `\`${prog} ${argv[1]}\`` : undefined;
   if (!SHELLS.has(prog)) return undefined;
   const operands = shellOperands(argv);

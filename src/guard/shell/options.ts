@@ -7,9 +7,9 @@ export const isLong = (a: string, full: string) => {
   return a.startsWith('--') && name.length >= 3 && full.startsWith(name);
 };
 
-/** Whether one of the `short` letters (in any cluster) or one of the `long` options (abbreviated or not) is given. */
-export const flagGiven = (args: string[], short: string, ...long: string[]) =>
-  args.some((a) => (/^-[^-]/.test(a) && [...short].some((c) => a.slice(1).includes(c))) || long.some((l) => isLong(a, l)));
+/** Whether one of the `short` letters (alone or in a cluster) or one of the `long` options (whole or abbreviated, valued or not) is given. */
+export const given = (o: Pick<Options, 'flags' | 'all'>, short: string, ...long: string[]): boolean =>
+  [...short].some((c) => o.flags.includes(`-${c}`) || o.all(`-${c}`).length > 0) || long.some((l) => o.all(l).length > 0 || o.flags.some((f) => isLong(f, l)));
 
 /**
  * A command's operands and option values as getopt reads them: `short` letters and `long` options that take a value
@@ -17,13 +17,12 @@ export const flagGiven = (args: string[], short: string, ...long: string[]) =>
  */
 export function getopt(args: string[], short: string, long: string[] = []) {
   const operands: string[] = [];
-  const values = new Map<string, string[]>();
   // every option value in the order given: the last of several spellings is the one a program keeps
   const given: Array<[string, string]> = [];
   const flags: string[] = [];
   // how many operands come before `--` (-1: none given)
   let dashdash = -1;
-  const put = (k: string, v: string | undefined) => v !== undefined && given.push([k, v]) && values.set(k, [...(values.get(k) ?? []), v]);
+  const put = (k: string, v: string | undefined) => v !== undefined && given.push([k, v]);
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === '--') {
@@ -49,8 +48,10 @@ export function getopt(args: string[], short: string, long: string[] = []) {
   }
   /** the values given to any of `keys`, in the order given */
   const all = (...keys: string[]) => given.filter(([k]) => keys.includes(k)).map(([, v]) => v);
-  return { operands, values, flags, dashdash, all };
+  return { operands, flags, dashdash, all };
 }
+
+type Options = ReturnType<typeof getopt>;
 
 /** Whether an option word takes the next word as its value: one of `valued`, or a cluster whose first valued letter ends it (`xargs -0a FILE`, `sudo -nu USER`). */
 export function takesNext(word: string, valued: ReadonlySet<string>): boolean {

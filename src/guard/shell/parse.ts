@@ -46,7 +46,7 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
             if (ran.maker !== undefined && !PASSES_ON.has(ran.maker)) c.builtBy = ran.maker;
           }
         }
-        if (ran === null && written.size && c.argv.slice(1).some((a) => { const at = pathAt(a, c.cwd); return at !== null && written.has(at); })) c.writtenArg = true;
+        if (ran === null && written.size && c.argv.slice(1).some((a) => written.has(pathAt(a, c.cwd) ?? ''))) c.writtenArg = true;
         recordWrites(c, written, makers);
         // what its configuration values and environment variables run, read as `sh -c '<value>'` (runValueCommands, below)
         out.push(...runValueCommands(c, vars, depth, parseShell));

@@ -42,6 +42,10 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
   const unsets: string[] = [];
   let i = 0;
   let dir = cwd;
+  /** The command as stripped, with `args` for its program and arguments (none: it only ran the scripts before it). */
+  const stripped = (args: string[], more: Partial<SimpleCommand> = {}): SimpleCommand => ({ argv: args, assigns, cwd: dir, redirects, xargs, ...more });
+  /** A script it runs, with the line's variables in it (`x='rm …'; bash -c "$x"`): read as they will be when it runs. */
+  const nested = (script: string) => read(substituteVars(script, { ...line, ...assigns }), dir, depth + 1);
   for (;;) {
     while (i < words.length && RESERVED.has(words[i])) i++;
     while (i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i])) {
@@ -91,7 +95,7 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
         i++;
         // `flock <file> -c '<script>'` runs a script as sh -c does
         const c = prog === 'flock' && (words[i] === '-c' || words[i] === '--command') ? words[i + 1] : undefined;
-        if (c !== undefined && depth < MAX_DEPTH) return [...read(c, dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
+        if (c !== undefined && depth < MAX_DEPTH) return [...read(c, dir, depth + 1), stripped([])];
       }
       continue;
     }
@@ -101,37 +105,30 @@ export function unwrap(given: string[], redirects: Redirect[], cwd: string | nul
   // `git -c alias.x=update-ref x …`: an alias defined for this one command runs what it stands for
   const alias = aliasOf(argv, assigns);
   if (alias !== null && depth < MAX_DEPTH) {
-    if (alias.shell !== null) return [...read(alias.shell, dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
+    if (alias.shell !== null) return [...read(alias.shell, dir, depth + 1), stripped([])];
     argv = alias.argv;
   }
   // git verbs that run a command line they are given (rebase --exec, difftool -x, bisect run, submodule foreach, …)
-  const run = depth < MAX_DEPTH ? gitRunsScripts({ argv, assigns, cwd: dir, redirects, xargs }) : [];
-  if (run.length) return [...run.flatMap((script) => read(substituteVars(script, { ...line, ...assigns }), dir, depth + 1)), { argv, assigns, cwd: dir, redirects, xargs }];
+  const run = depth < MAX_DEPTH ? gitRunsScripts(stripped(argv)) : [];
+  if (run.length) return [...run.flatMap(nested), stripped(argv)];
   // runners: watch, tmux, ssh, parallel, trap, at, crontab, vim's `:!`, sqlite3's `.shell`, sed's `e`, … (./runners.ts)
   const ran = depth < MAX_DEPTH ? runnerLines(argv, redirects) : null;
-  if (ran) {
-    const cmd: SimpleCommand = { argv, assigns, cwd: dir, redirects, xargs, ...(ran.unread ? { unread: ran.unread } : {}) };
-    return [...ran.lines.flatMap((l) => read(substituteVars(l, { ...line, ...assigns }), dir, depth + 1)), cmd];
-  }
+  if (ran) return [...ran.lines.flatMap(nested), stripped(argv, ran.unread ? { unread: ran.unread } : {})];
   const prog = programName(argv);
   // `eval word…` runs its words, joined, as a script.
-  if (prog === 'eval' && depth < MAX_DEPTH && argv.length > 1) {
-    return [...read(substituteVars(argv.slice(1).join(' '), { ...line, ...assigns }), dir, depth + 1), { argv: [], assigns, cwd: dir, redirects, xargs }];
-  }
+  if (prog === 'eval' && depth < MAX_DEPTH && argv.length > 1) return [...nested(argv.slice(1).join(' ')), stripped([])];
   // A program named by an expansion (`$SHELL -c …`, `$GIT …`) may be a shell or git: it is read as one.
   if (SHELLS.has(prog) || RUNS_SHELL_C.has(prog) || argv[0]?.startsWith('$') || prog === 'source' || prog === '.') {
-    const found = prog === 'source' || prog === '.' ? sourcedScript(argv, redirects) : shellScript(argv, redirects);
-    // the line's variables in it (`x='rm …'; bash -c "$x"`): read as they will be when it runs
-    const script = found === null ? null : substituteVars(found, { ...line, ...assigns });
+    const script = prog === 'source' || prog === '.' ? sourcedScript(argv, redirects) : shellScript(argv, redirects);
     if (script !== null) {
       if (depth >= MAX_DEPTH) throw new LexBound(`shells nested more than ${MAX_DEPTH} deep`);
       // a shell run by xargs gets its arguments from xargs's input too
-      return [...read(script, dir, depth + 1).map((c) => ({ ...c, xargs: c.xargs || xargs })), { argv: [], assigns, cwd: dir, redirects, xargs }];
+      return [...nested(script).map((c) => ({ ...c, xargs: c.xargs || xargs })), stripped([])];
     }
   }
   const unread = unreadScript(prog, argv, redirects);
   const fromInput = xargsCommand && argv.length === 0 ? { fromInput: true as const } : {};
-  return [{ argv, assigns, cwd: dir, redirects, xargs, ...(unsets.length ? { unsets } : {}), ...(xargsArgs ? { xargsArgs } : {}), ...fromInput, ...(unread ? { unread } : {}) }];
+  return [stripped(argv, { ...(unsets.length ? { unsets } : {}), ...(xargsArgs ? { xargsArgs } : {}), ...fromInput, ...(unread ? { unread } : {}) })];
 }
 
 /** The value of env's option `-<letter>` or `long` at words[i] (`-u X`, `-iuX`, `--unset=X`) and how many words it took, or null. */

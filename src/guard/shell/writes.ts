@@ -3,7 +3,7 @@
 // uniq, git --output, find -delete/-exec/-fprint).
 import path from 'node:path';
 import { WRITE_REDIRECTS, type SimpleCommand } from './command';
-import { findParts, getopt, isLong, operands, optionValue } from './options';
+import { findParts, getopt, given, isLong, operands, optionValue } from './options';
 
 export type TargetKind = 'write' | 'append' | 'delete';
 
@@ -71,7 +71,7 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     case 'install':
     case 'ln': {
       const { o, into, sources, dest } = copyOperands(prog, args);
-      const tree = prog === 'mv' || (prog === 'cp' && o.flags.some((f) => /^-[rRa]$/.test(f) || isLong(f, '--recursive') || isLong(f, '--archive')));
+      const tree = prog === 'mv' || (prog === 'cp' && given(o, 'rRa', '--recursive', '--archive'));
       if (dest === undefined) break;
       if (into === undefined) addCopy(dest, 'write', sources.length === 1 ? sources[0] : '', tree);
       // copying into a directory lands on <dir>/<basename>
@@ -90,7 +90,7 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
       // `rsync -a src/ dest/` fills dest, `rsync -a src dest/` makes dest/src; --delete… removes what src lacks
       addCopy(dest, deletes ? 'delete' : 'write', sources.length === 1 ? sources[0] : '', !deletes);
       for (const f of sources) addCopy(path.join(dest, path.basename(f)), deletes ? 'delete' : 'write', f, !deletes);
-      if (o.flags.some((f) => isLong(f, '--remove-source-files'))) for (const f of sources) add(f, 'delete');
+      if (given(o, '', '--remove-source-files')) for (const f of sources) add(f, 'delete');
       break;
     }
     case 'rm':
@@ -111,10 +111,10 @@ export function writeTargets(cmd: SimpleCommand): WriteTarget[] {
     case 'curl': {
       // curl's options that take a value (most of its letters), those that write a file, and where -O puts a download
       const o = getopt(args, 'AbcCdDeEFHKmoPQrtTuUwxXyYz', CURL_VALUED);
-      const dir = o.values.get('--output-dir')?.pop();
+      const dir = o.all('--output-dir').pop();
       for (const f of o.all('-o', '--output')) add(dir && !path.isAbsolute(f) ? path.join(dir, f) : f, 'write');
       for (const f of o.all('-D', '--dump-header', '-c', '--cookie-jar', '--trace', '--trace-ascii', '--libcurl', '--stderr', '--etag-save', '--hsts', '--alt-svc')) add(f, 'write');
-      if (o.flags.some((f) => f === '-O' || f === '-J' || isLong(f, '--remote-name') || isLong(f, '--remote-name-all') || isLong(f, '--remote-header-name'))) {
+      if (given(o, 'OJ', '--remote-name', '--remote-name-all', '--remote-header-name')) {
         for (const u of o.operands) add(path.join(dir ?? '.', path.basename(u.replace(/[?#].*$/, '')) || 'index.html'), 'write');
       }
       break;

@@ -31,7 +31,11 @@ export function recordWrites(c: SimpleCommand, written: Map<string, string | nul
     if (text === null) makers.set(at, path.basename(prog) || 'a redirection');
   }
   // tee names the files it writes; their text is its input
-  if (c.argv[0] === 'tee') for (const a of c.argv.slice(1)) if (!a.startsWith('-')) { const at = pathAt(a, c.cwd); if (at !== null) { written.set(at, null); makers.set(at, 'tee'); } }
+  if (c.argv[0] !== 'tee') return;
+  for (const at of c.argv.slice(1).flatMap((a) => (a.startsWith('-') ? [] : (pathAt(a, c.cwd) ?? [])))) {
+    written.set(at, null);
+    makers.set(at, 'tee');
+  }
 }
 
 /** The file an `at`/`batch` job (`-f FILE`) or a `crontab FILE` table is read from; undefined for none. */

@@ -44,6 +44,10 @@ describe('git verbs that write the files they name', () => {
     // the other session is editing its committed note
     w.repo.write(F, `<!-- claude-session: ${OTHER} -->\ntheir note, edited\n`);
     await expectShell(w, ['git checkout -f HEAD', 'git switch -f main', 'git switch --discard-changes main', 'git reset --hard', 'git read-tree -u --reset HEAD', 'git checkout .', 'git restore memory', 'git stash', 'git stash push -- memory', 'git checkout-index -f -a'], 'deny');
+    // a long option abbreviated as git takes it (`--har` is --hard)
+    await expectShell(w, ['git reset --har', 'git switch --discard main'], 'deny');
+    // an exclude alone covers everything else: the note is thrown away with it
+    await expectShell(w, [`git restore -- ':!b.txt'`, `git checkout -- ':(exclude)b.txt'`, `git checkout -- ':(glob)**/b.txt'`], 'deny');
     await expectShell(w, ['git status', 'git stash list', 'git diff memory', 'git checkout -b feature'], 'allow');
   });
 });

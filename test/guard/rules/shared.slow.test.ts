@@ -108,8 +108,11 @@ const REFUSED_TOO = [
   "git add 'x[' 2>/dev/null; git reset --hard",
   "git checkout -- 'src/th[' ; git reset --hard",
   "git restore 'src/[t]heirs.ts'",
+  // an exclude alone covers everything else
+  "git stash push -- ':!src/mine.ts'",
 ];
-const ALLOWED_TOO = ['git rm src/mine.ts', 'git rm --cached src/theirs.ts', 'git rm -f src/mine.ts', 'git checkout-index -a', 'git read-tree HEAD', 'git checkout-index -f src/mine.ts', 'git mv src/mine.ts src/mine2.ts'];
+// a pathspec read past its magic (`:(literal)`, `:/`) covers only its path
+const ALLOWED_TOO = ["git stash push -- ':(literal)src/mine.ts'", "git restore ':/src/mine.ts'", 'git rm src/mine.ts', 'git rm --cached src/theirs.ts', 'git rm -f src/mine.ts', 'git checkout-index -a', 'git read-tree HEAD', 'git checkout-index -f src/mine.ts', 'git mv src/mine.ts src/mine2.ts'];
 
 describe('a shared checkout', () => {
   it('refuses the other destructive spellings (checkout -f, read-tree -u, checkout-index -f, rm -f, switch --discard-changes, --pathspec-from-file)', async () => {
