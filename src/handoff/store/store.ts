@@ -7,7 +7,7 @@ import { type Bounded, type Config, parseCommit, type RefOp, type RefRecord, typ
 import { versionCounts } from './versions';
 import { listRefsKept } from './listing-kept';
 import { BODY_MAX, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
-import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF, stampOf } from './names';
 import { missingRefs } from './address';
 import { ownedError, type Tip } from './ownership';
 import type { SessionRef } from '../state/session';
@@ -328,11 +328,10 @@ export function readHandoff(repo: Storage, branch: string, topic: string, at?: s
 /** The archive entries (`root` ARCHIVE_PREFIX) or drops (DROPPED_PREFIX) of one handoff, newest first by the stamp in their name. */
 function entriesOf(repo: Storage, root: string, branch: string, topic: string): RefRecord[] {
   const prefix = `${root}${encodeBranch(branch)}/${assertTopic(topic)}/`;
-  const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
   const recs = repo.keepRefs([prefix]);
   // one archive, one entry: a format-1 entry beside a format-2 one is read through it (SPEC 2 "Format version")
   const beside = besideEntries(recs);
-  return recs.filter((r) => !beside.has(r.ref)).sort((x, y) => stamp(y) - stamp(x));
+  return recs.filter((r) => !beside.has(r.ref)).sort((x, y) => (stampOf(y.ref) ?? 0) - (stampOf(x.ref) ?? 0));
 }
 export const archivedVersions = (repo: Storage, branch: string, topic: string) => entriesOf(repo, ARCHIVE_PREFIX, branch, topic);
 export const droppedVersions = (repo: Storage, branch: string, topic: string) => entriesOf(repo, DROPPED_PREFIX, branch, topic);
