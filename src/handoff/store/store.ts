@@ -6,7 +6,7 @@ import { trace } from '../../trace';
 import { type Bounded, type Config, parseCommit, type RefOp, type RefRecord, type Storage } from '../../git/storage';
 import { versionCounts } from './versions';
 import { listRefsKept } from './listing-kept';
-import { BODY_MAX, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
+import { BODY_MAX, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type MessageInput, type Trailers } from './document';
 import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF, stampOf } from './names';
 import { missingRefs } from './address';
 import { ownedError, type Tip } from './ownership';
@@ -36,20 +36,13 @@ export function resolveBranch(repo: Storage, flag: string | undefined): string {
   throw new HandoffError('usage', 'detached-head', 'HEAD is detached: pass --branch <name> to say which branch this handoff belongs to');
 }
 
-export interface WriteOptions {
-  topic: string;
+/** `to` and `tags` undefined keep the previous version's (`to` [] addresses anyone). */
+export interface WriteOptions extends Pick<MessageInput, 'topic' | 'to' | 'tags' | 'refs' | 'importedFrom'> {
   body: string | Buffer;
   branch?: string;
   session: SessionRef;
   takeover?: TakeoverArg | null;
   config?: Config;
-  /** Handoff-To addressees; undefined keeps the previous version's, [] addresses no one (anyone) */
-  to?: string[];
-  /** Handoff-Tag slugs; undefined keeps the previous version's */
-  tags?: string[];
-  /** Handoff-Ref targets of this version */
-  refs?: string[];
-  importedFrom?: string | null;
   /** state.json as scanned (its head is read here), else captured here */
   state?: HandoffState;
   /** trailer lines added after the standard ones (the scan record) */
