@@ -1,7 +1,7 @@
 // `git handoff recover`: puts back the refs the loss record says were lost, by CAS, never over a newer legitimate
 // version; a rogue tip is kept aside. `--scan` rebuilds from unreachable objects when the record is gone too.
 import type { CommitSummary, RefOp, Storage } from '../../git/storage';
-import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, droppedPrefixOf, encodeBranch, handoffRef, HANDOFF_PREFIX, keyOf, NOTES_REF, stampedRef, stampOf } from '../store/names';
+import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, droppedPrefixOf, encodeBranch, handoffRef, HANDOFF_PREFIX, keyOf, NOTES_REF, stampedRef, stampOf, typedRef } from '../store/names';
 import { checkAdvance, keepsOwner, readTrailersOf, type Violation } from '../store/ownership';
 import { unionReceiptsCommit } from '../store/receipts';
 import type { SessionStartRecord } from '../store/boot';
@@ -135,7 +135,7 @@ function plan(repo: Storage, l: Loss): Plan {
 /** Restores what the record says was lost (`refs`: only those); `auto` (session start) applies only unambiguous plans. */
 export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}) {
   const check = o.check ?? checkRecord(repo, { force: true });
-  const wanted = o.refs?.length ? new Set(o.refs.map(fullRef)) : null;
+  const wanted = o.refs?.length ? new Set(o.refs.map((r) => typedRef(r, HANDOFF_PREFIX))) : null;
   const actions: RecoverAction[] = [];
   const left: Loss[] = [];
   const adopt = new Map<string, string>();
@@ -181,12 +181,6 @@ function droppedNote(repo: Storage, ref: string): RecoverAction[] {
   const newest = [...kept.keys()].sort((a, b) => (stampOf(a) ?? 0) - (stampOf(b) ?? 0)).pop();
   if (!newest) return [];
   return [{ ref, action: 'dropped', oid: null, keptAs: newest, message: `${ref} was dropped on purpose (\`git handoff drop\`), not lost: its versions are kept at ${newest}; undo the drop: git handoff restore ${newest}` }];
-}
-
-/** A ref as typed: full, `handoffs/…`, or `<branch>/<topic>` of a live handoff. */
-function fullRef(r: string): string {
-  if (r.startsWith('refs/')) return r;
-  return /^(handoffs|handoff-archive|handoff-dropped|notes)\//.test(r) ? `refs/${r}` : HANDOFF_PREFIX + r;
 }
 
 /**

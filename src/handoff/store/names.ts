@@ -141,6 +141,10 @@ export function parseRef(ref: string) {
   return { kind, encodedBranch, branch: decodeBranch(encodedBranch), topic, stamp: second < 0 ? undefined : ref.slice(second + 1) };
 }
 
+/** A ref as typed: full, without `refs/` (`handoff-archive/…`, `handoff-dropped/…`), else a name under `under`. */
+export const typedRef = (arg: string, under: string) =>
+  arg.startsWith('refs/') ? arg : /^(handoffs|handoff-archive|handoff-dropped|notes)\//.test(arg) ? `refs/${arg}` : under + arg;
+
 /** Whether ref names a live handoff or an archive entry with a valid topic. */
 export const isHandoffName = (ref: string) => parseRef(ref) !== null;
 
