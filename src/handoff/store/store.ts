@@ -414,19 +414,13 @@ export function logHandoff(repo: Storage, refOrOid: string) {
   });
 }
 
-interface OnTop {
-  topic: string;
-  branch: string;
-  session: SessionRef;
+interface OnTop extends Pick<WriteOptions, 'topic' | 'session' | 'config' | 'refs'>, Pick<MessageInput, 'branch' | 'extra'> {
   /** set when the tip is another's: the reason goes on the version */
   takeover: { reason: string } | null;
-  config?: Config;
   /** the version's text; else the tip's handoff.md */
   body?: string;
   /** where a carry takes it: state.json is rewritten for that branch and head */
   carry?: { head: string | null };
-  refs?: string[];
-  extra?: string[];
 }
 
 /**
