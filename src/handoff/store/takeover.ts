@@ -116,7 +116,7 @@ export type TakeoverAct = 'took over' | 'archived' | 'restored' | 'redacted' | '
 /** Tells the previous owner (its live session, else the owner this clone's guard has seen) what a takeover did. */
 export function tellPreviousOwner(repo: Storage, o: { owner: string | null; live: LiveOwner | null; by: SessionRef; ref: string; branch: string; topic: string; reason: string; act: TakeoverAct }): void {
   const owner = o.owner;
-  if (!owner || owner === o.by.id || owner.startsWith('person:')) return;
+  if (!owner || owner === o.by.id || owner.startsWith(PERSON_PREFIX)) return;
   const to = o.live && o.live.where === 'here' ? o.live.session : isKnownSession(repo.commonDir, owner) ? owner : null;
   if (!to) return;
   const among = [to, o.by.id];
