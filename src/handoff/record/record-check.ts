@@ -1,7 +1,7 @@
 // The check at command start: the handoff refs against the loss record. No git process when the ref storage is as
 // it was at the last check that found everything in place; else one for-each-ref and one cat-file.
 import type { Storage } from '../../git/storage';
-import { ARCHIVE_PREFIX, DROPPED_PREFIX, droppedPrefixOf, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, droppedPrefixOf, HANDOFF_PREFIX, keyOf, NOTES_REF, stampedRef } from '../store/names';
 import { checkAdvances } from '../store/ownership';
 import { droppedReceipts } from '../store/receipts';
 import {
@@ -114,7 +114,7 @@ function undoesLost(repo: Storage, rec: RecordState, refs: Map<string, string>):
   return gone
     .filter((_, i) => found[i])
     .map(([ref, rm]) => {
-      const keptAs = `${droppedPrefixOf(ref)}${rm.at}-${rm.oid.slice(0, 12)}`;
+      const keptAs = stampedRef(droppedPrefixOf(ref), rm.at, rm.oid);
       const detail = `${keptAs}, the versions of the dropped ${ref} that \`git handoff restore\` brings back, was deleted outside git-handoff (its dropped tip ${rm.oid.slice(0, 12)})`;
       return { ref: keptAs, kind: 'deleted' as const, recorded: rm.oid, current: null, seen: rm.at, detail, command: recoverCommand(keptAs) };
     });

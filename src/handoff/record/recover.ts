@@ -1,7 +1,7 @@
 // `git handoff recover`: puts back the refs the loss record says were lost, by CAS, never over a newer legitimate
 // version; a rogue tip is kept aside. `--scan` rebuilds from unreachable objects when the record is gone too.
 import type { CommitSummary, RefOp, Storage } from '../../git/storage';
-import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, droppedPrefixOf, encodeBranch, handoffRef, HANDOFF_PREFIX, keyOf, NOTES_REF } from '../store/names';
+import { archiveRef, ARCHIVE_PREFIX, DROPPED_PREFIX, droppedPrefixOf, encodeBranch, handoffRef, HANDOFF_PREFIX, keyOf, NOTES_REF, stampedRef, stampOf, typedRef } from '../store/names';
 import { checkAdvance, keepsOwner, readTrailersOf, type Violation } from '../store/ownership';
 import { unionReceiptsCommit } from '../store/receipts';
 import type { SessionStartRecord } from '../store/boot';
@@ -96,7 +96,7 @@ function plan(repo: Storage, l: Loss): Plan {
     return putBack(l, l.ref, `${l.ref} restored at ${l.recorded.slice(0, 12)}`);
   }
   const cur = l.current!;
-  const rogue = `${ROGUE_PREFIX}${keyOf(l.ref)}/${at}-${cur.slice(0, 12)}`;
+  const rogue = stampedRef(`${ROGUE_PREFIX}${keyOf(l.ref)}/`, at, cur);
   const moveBack = (why: string): Plan => ({
     ops: [
       { op: 'update', ref: l.ref, newOid: l.recorded, oldOid: cur },
@@ -117,7 +117,7 @@ function plan(repo: Storage, l: Loss): Plan {
   const curBad = checkAdvance(repo, base, cur) ?? notTheOwners(repo, base, cur, l.recorded);
   const recBad = checkAdvance(repo, base, l.recorded);
   if (curBad && !recBad) return moveBack(`what is there now breaks the ownership rule: ${curBad.message}`);
-  const kept = `${KEPT_PREFIX}${keyOf(l.ref)}/${at}-${l.recorded.slice(0, 12)}`;
+  const kept = stampedRef(`${KEPT_PREFIX}${keyOf(l.ref)}/`, at, l.recorded);
   if (recBad) return refused(l, `the recorded version ${l.recorded.slice(0, 12)} breaks the ownership rule (${recBad.message}) and what is there now keeps it: ${l.ref} stays at ${cur.slice(0, 12)}`, cur);
   return {
     ops: [{ op: 'create', ref: kept, newOid: l.recorded }],
@@ -135,7 +135,7 @@ function plan(repo: Storage, l: Loss): Plan {
 /** Restores what the record says was lost (`refs`: only those); `auto` (session start) applies only unambiguous plans. */
 export function recover(repo: Storage, o: { refs?: string[]; auto?: boolean; check?: RecordCheck } = {}) {
   const check = o.check ?? checkRecord(repo, { force: true });
-  const wanted = o.refs?.length ? new Set(o.refs.map(fullRef)) : null;
+  const wanted = o.refs?.length ? new Set(o.refs.map((r) => typedRef(r, HANDOFF_PREFIX))) : null;
   const actions: RecoverAction[] = [];
   const left: Loss[] = [];
   const adopt = new Map<string, string>();
@@ -178,16 +178,9 @@ function droppedNote(repo: Storage, ref: string): RecoverAction[] {
   const prefix = ref.startsWith(DROPPED_PREFIX) ? ref : ref.startsWith(HANDOFF_PREFIX) && !repo.readRef(ref) ? droppedPrefixOf(ref) : null;
   if (!prefix) return [];
   const kept = listTracked(repo, [prefix]);
-  // <seconds>-<tip>: ten-digit stamps sort as text
-  const newest = [...kept.keys()].sort().pop();
+  const newest = [...kept.keys()].sort((a, b) => (stampOf(a) ?? 0) - (stampOf(b) ?? 0)).pop();
   if (!newest) return [];
   return [{ ref, action: 'dropped', oid: null, keptAs: newest, message: `${ref} was dropped on purpose (\`git handoff drop\`), not lost: its versions are kept at ${newest}; undo the drop: git handoff restore ${newest}` }];
-}
-
-/** A ref as typed: full, `handoffs/…`, or `<branch>/<topic>` of a live handoff. */
-function fullRef(r: string): string {
-  if (r.startsWith('refs/')) return r;
-  return /^(handoffs|handoff-archive|handoff-dropped|notes)\//.test(r) ? `refs/${r}` : HANDOFF_PREFIX + r;
 }
 
 /**
@@ -263,7 +256,7 @@ export function recoverScan(repo: Storage): RecoverResult {
         return;
       }
       if (cur && (cur === tip.oid || repo.isAncestor(tip.oid, cur))) return;
-      const kept = `${KEPT_PREFIX}${keyOf(ref)}/${tip.time}-${tip.oid.slice(0, 12)}`;
+      const kept = stampedRef(`${KEPT_PREFIX}${keyOf(ref)}/`, tip.time, tip.oid);
       create(kept, tip.oid, `another tip of ${ref}, ${tip.oid.slice(0, 12)}, kept at ${kept}`, 'kept-aside');
     });
   }

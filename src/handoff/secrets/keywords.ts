@@ -6,6 +6,9 @@ import { version as installedPreset } from '@secretlint/secretlint-rule-preset-r
 
 export const KEYWORDS_FOR = '12.0.0';
 
+/** A preset rule's id as its short name (aws, github, …): what findings, --allow-secret and the record say. */
+export const shortRule = (id: string) => id.replace(/^@secretlint\/secretlint-rule-/, '');
+
 /** The preset version the scanner bundles (the scan record names it). */
 export const PRESET_VERSION: string = installedPreset;
 

@@ -1,6 +1,7 @@
 // The secret scanner, bundled alone to dist/secrets.cjs (secretlint's recommended preset): only a scan loads it.
 import { lintSource } from '@secretlint/core';
 import { creator as preset } from '@secretlint/secretlint-rule-preset-recommend';
+import { shortRule } from './keywords';
 
 export interface RawFinding {
   ruleId: string;
@@ -36,14 +37,13 @@ function extOf(content: string, filePath: string): string {
   }
 }
 
-const shortName = (id: string) => id.replace(/^@secretlint\/secretlint-rule-/, '');
 /** The config of a subset of the rules, in the preset's order (the order findings at one place come in). */
 const configs = new Map<string, typeof config>();
 function configOf(only: string[] | undefined): typeof config {
   if (!only) return config;
   const key = only.join(',');
   let c = configs.get(key);
-  if (!c) configs.set(key, (c = { rules: config.rules.filter((r) => only.includes(shortName(r.id))) }));
+  if (!c) configs.set(key, (c = { rules: config.rules.filter((r) => only.includes(shortRule(r.id))) }));
   return c;
 }
 
@@ -55,4 +55,4 @@ export async function scanContent(content: string, filePath: string, only?: stri
     .map((m) => ({ ruleId: m.ruleId, messageId: m.messageId, range: [m.range[0], m.range[1]], line: m.loc.start.line, column: m.loc.start.column + 1 }));
 }
 
-export const RULES: string[] = rules.map((r) => shortName(r.meta.id));
+export const RULES: string[] = rules.map((r) => shortRule(r.meta.id));

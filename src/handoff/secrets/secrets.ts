@@ -6,7 +6,7 @@ import { HandoffError } from '../../errors';
 import { parseCommit, type Storage } from '../../git/storage';
 import { userMac } from '../state/user-key';
 import { SECRET_TRAILER, secretTrailersOf, serializeState, type HandoffState } from '../store/document';
-import { PRESET_VERSION, rulesFor } from './keywords';
+import { PRESET_VERSION, rulesFor, shortRule } from './keywords';
 
 import type * as Engine from './secrets-engine';
 
@@ -51,8 +51,6 @@ export interface Finding {
   preview: string;
   range: [number, number];
 }
-
-const shortRule = (id: string) => id.replace(/^@secretlint\/secretlint-rule-/, '');
 
 /** A preview that names the kind of token without revealing it: at most 4 leading characters of a long match. */
 export function maskPreview(secret: string): string {

@@ -52,19 +52,16 @@ export function listRecords(commonDir: string): LineageRecord[] {
     .sort((a, b) => a.t - b.t);
 }
 
-/** The chain of sessions `session` continues, oldest first, ending with `session` itself. */
-export function lineageOf(commonDir: string, session: string, records: LineageRecord[] = listRecords(commonDir)): string[] {
-  const byId = new Map(records.map((r) => [r.session, r]));
-  const chain = [session];
-  const seen = new Set(chain);
-  for (let from = byId.get(session)?.from; from && !seen.has(from); from = byId.get(from)?.from) {
-    chain.unshift(from);
-    seen.add(from);
-  }
-  return chain;
-}
-
 export const successorOf = (session: string, records: LineageRecord[]) => records.find((r) => r.from === session)?.session ?? null;
+
+/** The chain of sessions `session` continues, oldest first, ending with it; `onward`: it, then the sessions that continue it. */
+export function lineageOf(commonDir: string, session: string, records: LineageRecord[] = listRecords(commonDir), onward = false): string[] {
+  const byId = new Map(records.map((r) => [r.session, r]));
+  const next = (s: string) => (onward ? successorOf(s, records) : byId.get(s)?.from);
+  const chain = [session];
+  for (let s = next(session); s && !chain.includes(s); s = next(s)) chain.push(s);
+  return onward ? chain : chain.reverse();
+}
 
 /** The fields of /proc/<pid>/stat from field 3 on (after the last `)`: a command name may hold one). */
 function statFields(pid: number): string[] {

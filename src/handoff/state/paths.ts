@@ -19,14 +19,15 @@ export function readFilesIn(dir: string, ext: string): string[] {
 }
 
 /** Every line of `text` that is a JSON object (a torn line from a crash says nothing). */
-export const jsonLines = (text: string): any[] => text.split('\n').flatMap(parseJsonObject);
+export const jsonLines = (text: string): any[] => text.split('\n').flatMap((line) => jsonObjectOf(line) ?? []);
 
-function parseJsonObject(text: string): any[] {
+/** `text` as a JSON object (not an array), else null. */
+export function jsonObjectOf(text: string): Record<string, any> | null {
   try {
     const v = JSON.parse(text);
-    return v && typeof v === 'object' ? [v] : [];
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : null;
   } catch {
-    return [];
+    return null;
   }
 }
 

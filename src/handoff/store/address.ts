@@ -33,27 +33,26 @@ export function normalAddressee(value: string): string {
   return client ? `client:${client}` : value;
 }
 
+/** The refusal (exit 2) of a value given at `source` (a flag, a frontmatter key) that is not of its kind. */
+const invalid = (code: string, source: string, value: unknown, rule: string) =>
+  new HandoffError('usage', code, `${source} ${JSON.stringify(String(value).slice(0, 140))}: ${rule}`, { source });
+
 /** One addressee, or exit 2 naming the four kinds (no trailer injection: each kind's value has no spaces). */
 export function assertAddressee(value: unknown, source = '--to'): string {
   if (typeof value === 'string' && isAddressee(normalAddressee(value))) return normalAddressee(value);
-  throw new HandoffError(
-    'usage',
-    'invalid-addressee',
-    `${source} ${JSON.stringify(String(value).slice(0, 140))}: an addressee is session:<id>, client:<${CLIENT_NAMES.join('|')}>, person:<email> or role:<slug> (e.g. role:reviewer)`,
-    { source },
-  );
+  throw invalid('invalid-addressee', source, value, `an addressee is session:<id>, client:<${CLIENT_NAMES.join('|')}>, person:<email> or role:<slug> (e.g. role:reviewer)`);
 }
 
 /** A tag or a role: lowercase words joined by "-", at most 64 characters. */
 export function assertSlug(value: unknown, source: string): string {
   if (typeof value === 'string' && isSlug(value)) return value;
-  throw new HandoffError('usage', 'invalid-slug', `${source} ${JSON.stringify(String(value).slice(0, 140))}: use lowercase words joined by "-" (e.g. needs-review), at most ${SLUG_MAX} characters`, { source });
+  throw invalid('invalid-slug', source, value, `use lowercase words joined by "-" (e.g. needs-review), at most ${SLUG_MAX} characters`);
 }
 
 /** A reference (path, commit or URL): one line, no control characters, at most 1000 characters. */
 export function assertRefTarget(value: unknown, source = '--ref'): string {
   if (typeof value === 'string' && value.trim() !== '' && value.length <= REF_MAX && oneLine(value) === value) return value;
-  throw new HandoffError('usage', 'invalid-ref', `${source} ${JSON.stringify(String(value).slice(0, 140))}: a reference is one line (a path, a commit or a URL), at most ${REF_MAX} characters`, { source });
+  throw invalid('invalid-ref', source, value, `a reference is one line (a path, a commit or a URL), at most ${REF_MAX} characters`);
 }
 
 export type RefKind = 'url' | 'commit' | 'path';

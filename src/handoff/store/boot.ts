@@ -122,10 +122,8 @@ const textOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 /** `surfaced` receipts; a lost receipt never costs the session its boot view. */
 function surface(repo: Storage, reader: Reader, shown: BootHandoff[]): void {
   try {
-    const now = Math.floor(Date.now() / 1000);
-    appendReceipts(repo, shown.map((h) => ({ oid: h.oid, reader: reader.id, how: 'surfaced' as const })), now);
-    const at = new Date(now * 1000).toISOString();
-    for (const h of shown) if (!h.readBy.some((x) => x.reader === reader.id && x.how === 'surfaced')) h.readBy.push({ reader: reader.id, at, how: 'surfaced' });
+    const { receipts } = appendReceipts(repo, shown.map((h) => ({ oid: h.oid, reader: reader.id, how: 'surfaced' as const })));
+    for (const h of shown) h.readBy = receipts.get(h.oid) ?? h.readBy;
   } catch {
     // the view matters more than its receipt
   }

@@ -1,6 +1,7 @@
 // The handoff commit format (SPEC 2): body and state in the tree, subject and ordered trailers in the message.
 import { HandoffError } from '../../errors';
 import type { Client } from '../state/session';
+import { jsonObjectOf } from '../state/paths';
 import { looseTrailerValues, messageTrailerLines, trailerBlockLines, trailerReader } from '../../git/trailers';
 
 export const BODY_MAX = 1024 * 1024;
@@ -135,15 +136,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** state.json of a version, validated (schema, sizes, no control characters): anything else is data nobody reads, so null. */
 export function parseState(text: string | null) {
-  if (!text || text.length > STATE_MAX) return null;
-  let j: unknown;
-  try {
-    j = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!j || typeof j !== 'object' || Array.isArray(j)) return null;
-  const o = j as Record<string, unknown>;
+  const o = text && text.length <= STATE_MAX ? jsonObjectOf(text) : null;
+  if (!o) return null;
   if (!isText(o.branch) || !(o.head === null || (typeof o.head === 'string' && /^[0-9a-f]{40,64}$/.test(o.head)))) return null;
   if (!(o.worktree === null || isText(o.worktree)) || !isTextList(o.dirty) || !isTextList(o.files)) return null;
   return { branch: o.branch, head: o.head as string | null, worktree: o.worktree as string | null, dirty: o.dirty, files: o.files };

@@ -2,7 +2,7 @@
 // so killed at any point they moved together or not at all.
 import { HandoffError } from '../../errors';
 import type { Storage } from '../../git/storage';
-import { archiveRef, DROPPED_PREFIX, handoffRef, HANDOFF_PREFIX } from './names';
+import { archiveRef, DROPPED_PREFIX, handoffRef, HANDOFF_PREFIX, typedRef } from './names';
 import type { SessionRef } from '../state/session';
 import { actOn, archivedVersions, readTip, refusedOwned } from './store';
 import type { TakeoverArg } from './takeover';
@@ -49,8 +49,8 @@ export function dropHandoff(repo: Storage, branch: string, topic: string, sessio
 
 /** `refs/handoff-dropped/<b>/<t>/<stamp>` from what a user typed (full, `handoff-dropped/…`), else null. */
 export function droppedRefOf(arg: string): string | null {
-  const full = arg.startsWith('refs/') ? arg : arg.startsWith('handoff-dropped/') ? `refs/${arg}` : null;
-  return full?.startsWith(DROPPED_PREFIX) && full.slice(DROPPED_PREFIX.length).split('/').length === 3 ? full : null;
+  const full = typedRef(arg, '');
+  return full.startsWith(DROPPED_PREFIX) && full.slice(DROPPED_PREFIX.length).split('/').length === 3 ? full : null;
 }
 
 /**

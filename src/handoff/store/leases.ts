@@ -17,15 +17,18 @@ export const leaseTtlMs = (c: Config) => setting(c, 'leaseTTL');
 export const isLive = (l: { time: number; pid?: number | null; pidStart?: string | null; host?: string | null }, ttlMs: number, now = Date.now()) =>
   now - l.time * 1000 < ttlMs && !processGone({ pid: l.pid ?? null, start: l.pidStart, host: l.host });
 
-// through the one parser: an ambiguous block names no holder (SPEC 2); a worktree path may hold a tab
-const readLeaseTrailers = trailerReader({
+/** A lease commit's trailers, in the order written; `from` is written for the record only. */
+const LEASE_TRAILER = {
   session: TRAILER.session,
   worktree: 'Handoff-Worktree',
   client: TRAILER.client,
   pid: 'Handoff-Pid',
   pidStart: 'Handoff-Pid-Start',
   host: 'Handoff-Host',
-}, {}, { controlsInValues: true });
+  from: 'Handoff-Lineage-From',
+};
+// through the one parser: an ambiguous block names no holder (SPEC 2); a worktree path may hold a tab
+const readLeaseTrailers = trailerReader(LEASE_TRAILER, {}, { controlsInValues: true });
 
 /** Every lease of the repository, from one for-each-ref, or from `recs`. */
 export function listLeases(repo: Storage, recs: readonly RefRecord[] = repo.listRefs([LEASE_PREFIX])) {
@@ -88,14 +91,9 @@ export function touchLease(repo: Storage, session: string, worktree: string, o: 
       return { status: 'fresh', lease: cur };
     }
     emptyTree ??= repo.writeTree([]);
-    const lines = [`Claude-Session-Id: ${session}`, `Handoff-Worktree: ${worktree.replace(/[\r\n]/g, ' ')}`];
-    if (o.client) lines.push(`Handoff-Client: ${o.client}`);
-    if (o.pid) lines.push(`Handoff-Pid: ${o.pid}`);
-    if (o.pid && o.process?.pid === o.pid) {
-      if (o.process.start) lines.push(`Handoff-Pid-Start: ${o.process.start}`);
-      lines.push(`Handoff-Host: ${o.process.host.replace(/[\r\n]/g, ' ')}`);
-    }
-    if (o.from) lines.push(`Handoff-Lineage-From: ${o.from}`);
+    const proc = o.pid && o.process?.pid === o.pid ? o.process : null;
+    const values = { session, worktree, client: o.client, pid: o.pid, pidStart: proc?.start, host: proc?.host, from: o.from };
+    const lines = Object.entries(values).flatMap(([k, v]) => (v ? [`${LEASE_TRAILER[k as keyof typeof values]}: ${String(v).replace(/[\r\n]/g, ' ')}`] : []));
     const oid = commitRecord(repo, emptyTree, [], `lease: ${session}\n\n${lines.join('\n')}\n`, config);
     const r = moveRef(repo, leaseRef(worktree), oid, cur?.oid ?? null, 'handoff lease');
     return r.ok ? { status: cur?.session === session ? 'refreshed' : 'acquired', lease: writtenLease(repo, leaseRef(worktree), oid, lines) } : LOST;

@@ -109,9 +109,18 @@ function decodeComponent(component: string): string | null {
 export const handoffRef = (branch: string, topic: string) => `${HANDOFF_PREFIX}${encodeBranch(branch)}/${topic}`;
 export const branchPrefix = (branch: string) => `${HANDOFF_PREFIX}${encodeBranch(branch)}/`;
 
-/** refs/handoff-archive/<B>/<T>/<unix-seconds>-<12 hex of the tip> (a drop's: under refs/handoff-dropped/) */
+/** `<prefix><unix-seconds>-<12 hex of the tip>`: a kept version's name (archive entry, drop, recover's kept and rogue tips). */
+export const stampedRef = (prefix: string, seconds: number, tip: string) => `${prefix}${seconds}-${tip.slice(0, 12)}`;
+
+/** refs/handoff-archive/<B>/<T>/<seconds>-<tip> (a drop's: under refs/handoff-dropped/) */
 export const archiveRef = (branch: string, topic: string, seconds: number, tip: string, root = ARCHIVE_PREFIX) =>
-  `${root}${encodeBranch(branch)}/${topic}/${seconds}-${tip.slice(0, 12)}`;
+  stampedRef(`${root}${encodeBranch(branch)}/${topic}/`, seconds, tip);
+
+/** The seconds a stampedRef name holds; null for any other name. */
+export function stampOf(ref: string): number | null {
+  const m = /\/(\d+)(-[^/]*)?$/.exec(ref);
+  return m ? Number(m[1]) : null;
+}
 
 /**
  * Parses refs/handoffs/<B>/<T> and refs/handoff-archive/<B>/<T>/<stamp>; null for anything else (isHandoffName).
@@ -131,6 +140,10 @@ export function parseRef(ref: string) {
   const encodedBranch = ref.slice(at, first);
   return { kind, encodedBranch, branch: decodeBranch(encodedBranch), topic, stamp: second < 0 ? undefined : ref.slice(second + 1) };
 }
+
+/** A ref as typed: full, without `refs/` (`handoff-archive/…`, `handoff-dropped/…`), else a name under `under`. */
+export const typedRef = (arg: string, under: string) =>
+  arg.startsWith('refs/') ? arg : /^(handoffs|handoff-archive|handoff-dropped|notes)\//.test(arg) ? `refs/${arg}` : under + arg;
 
 /** Whether ref names a live handoff or an archive entry with a valid topic. */
 export const isHandoffName = (ref: string) => parseRef(ref) !== null;

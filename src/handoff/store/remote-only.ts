@@ -2,7 +2,7 @@
 // left by a plain `git fetch` with the handoff refspecs, or by session start) with no local ref and no local
 // archive entry. boot, list and the startup view show them, marked as on the remote, with the command that brings them.
 import type { RefRecord, Storage } from '../../git/storage';
-import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX, REMOTES_ROOT } from './names';
+import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX, keyOf, REMOTES_ROOT } from './names';
 import { readListing, rowOf } from './store';
 import { parseTrackingRef, trackingTips } from './sync-state';
 
@@ -23,7 +23,7 @@ export function remoteOnlyHandoffs(repo: Storage, o: { branch?: string | null; a
   const local = new Set(recs.filter((r) => r.ref.startsWith(HANDOFF_PREFIX)).map((r) => r.ref));
   // refs/handoff-archive/<B>/<T>/<stamp>: archived here, so not new to this clone
   if (tracking.some((x) => x.t && !local.has(x.t.local))) {
-    for (const r of repo.listRefNames([ARCHIVE_PREFIX + (scope ?? '')])) local.add(HANDOFF_PREFIX + r.ref.slice(ARCHIVE_PREFIX.length).split('/').slice(0, 2).join('/'));
+    for (const r of repo.listRefNames([ARCHIVE_PREFIX + (scope ?? '')])) local.add(HANDOFF_PREFIX + keyOf(r.ref));
   }
   const wanted = tracking.filter(({ t }) => t && !local.has(t.local) && (!scope || t.local.startsWith(HANDOFF_PREFIX + scope)));
   const rows = [...trackingTips(repo, wanted.map((x) => x.rec))].flatMap(([ref, t]) => {

@@ -3,7 +3,7 @@
 import { parseDuration, setting } from '../../config-keys';
 import type { Config, Storage } from '../../git/storage';
 import { HandoffError } from '../../errors';
-import { ARCHIVE_PREFIX } from './names';
+import { ARCHIVE_PREFIX, stampOf } from './names';
 import { moveRefs } from './tx';
 
 export interface Retention {
@@ -28,24 +28,19 @@ export function retentionOf(repo: Storage, config?: Config): Retention | null {
   return parseRetention(setting(config ?? repo.config(), 'archiveRetention'));
 }
 
-/** `<B>/<T>` and the seconds of an archive entry's key (`<B>/<T>/<seconds>-<12 hex>`, what follows refs/handoff-archive/). */
-function partsOf(key: string): { topic: string; seconds: number } | null {
-  const cut = key.lastIndexOf('/');
-  const seconds = Number(key.slice(cut + 1).split('-')[0]);
-  return cut > 0 && Number.isFinite(seconds) ? { topic: key.slice(0, cut), seconds } : null;
-}
-
 /** The archive entry keys past `r` among `keys` (every entry of the topics concerned). */
 export function pastRetention(keys: Iterable<string>, r: Retention | null, nowMs = Date.now()): Set<string> {
   const out = new Set<string>();
   if (!r) return out;
   const byTopic = new Map<string, Map<number, string[]>>();
   for (const k of keys) {
-    const p = partsOf(k);
-    if (!p) continue;
-    const events = byTopic.get(p.topic) ?? new Map<number, string[]>();
-    events.set(p.seconds, [...(events.get(p.seconds) ?? []), k]);
-    byTopic.set(p.topic, events);
+    // k: `<B>/<T>/<seconds>-<12 hex>`, what follows refs/handoff-archive/
+    const seconds = stampOf(k);
+    const topic = k.slice(0, k.lastIndexOf('/'));
+    if (seconds === null || !topic) continue;
+    const events = byTopic.get(topic) ?? new Map<number, string[]>();
+    events.set(seconds, [...(events.get(seconds) ?? []), k]);
+    byTopic.set(topic, events);
   }
   const before = (nowMs - r.ageMs) / 1000;
   for (const events of byTopic.values()) {

@@ -1,6 +1,6 @@
 // Who is live in which worktree, from leases and the guard's ledger: for the pre-commit rule and `git handoff sessions`.
-import { realpathSync } from 'node:fs';
 import path from 'node:path';
+import { realpathOr } from '../../read-file';
 import type { Config, Storage } from '../../git/storage';
 import { isLive, leaseTtlMs, listLeases, releaseLease, type Lease } from './leases';
 import { readLedger, recordRelease, worktreeActivity } from '../state/ledger';
@@ -30,16 +30,8 @@ function endedHow(status: SessionStatus, how: string | undefined, pid: number | 
 
 /** A worktree path as git reports it (symlinks resolved), so the guard's and git's spellings meet. */
 function canonical(p: string, cache: Map<string, string>): string {
-  let c = cache.get(p);
-  if (c === undefined) {
-    try {
-      c = realpathSync(p);
-    } catch {
-      c = path.resolve(p);
-    }
-    cache.set(p, c);
-  }
-  return c;
+  if (!cache.has(p)) cache.set(p, realpathOr(path.resolve(p)));
+  return cache.get(p)!;
 }
 
 /** Every spelling of each worktree among leases and ledger, grouped by the canonical path. */

@@ -6,8 +6,8 @@ import { trace } from '../../trace';
 import { type Bounded, type Config, parseCommit, type RefOp, type RefRecord, type Storage } from '../../git/storage';
 import { versionCounts } from './versions';
 import { listRefsKept } from './listing-kept';
-import { BODY_MAX, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type Trailers } from './document';
-import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF } from './names';
+import { BODY_MAX, COMMIT_MAX, namedPaths, parseState, parseTrailerBlock, parseTrailerLines, SECRET_TRAILER, secretTrailersOf, serializeState, STATE_MAX, validateBody, type HandoffState, type MessageInput, type Trailers } from './document';
+import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic, branchPrefix, encodeBranch, handoffRef, describeOverlap, overlapOf, overlapTokens, parseRef, NOTES_REF, stampOf } from './names';
 import { missingRefs } from './address';
 import { ownedError, type Tip } from './ownership';
 import type { SessionRef } from '../state/session';
@@ -36,20 +36,13 @@ export function resolveBranch(repo: Storage, flag: string | undefined): string {
   throw new HandoffError('usage', 'detached-head', 'HEAD is detached: pass --branch <name> to say which branch this handoff belongs to');
 }
 
-export interface WriteOptions {
-  topic: string;
+/** `to` and `tags` undefined keep the previous version's (`to` [] addresses anyone). */
+export interface WriteOptions extends Pick<MessageInput, 'topic' | 'to' | 'tags' | 'refs' | 'importedFrom'> {
   body: string | Buffer;
   branch?: string;
   session: SessionRef;
   takeover?: TakeoverArg | null;
   config?: Config;
-  /** Handoff-To addressees; undefined keeps the previous version's, [] addresses no one (anyone) */
-  to?: string[];
-  /** Handoff-Tag slugs; undefined keeps the previous version's */
-  tags?: string[];
-  /** Handoff-Ref targets of this version */
-  refs?: string[];
-  importedFrom?: string | null;
   /** state.json as scanned (its head is read here), else captured here */
   state?: HandoffState;
   /** trailer lines added after the standard ones (the scan record) */
@@ -328,11 +321,10 @@ export function readHandoff(repo: Storage, branch: string, topic: string, at?: s
 /** The archive entries (`root` ARCHIVE_PREFIX) or drops (DROPPED_PREFIX) of one handoff, newest first by the stamp in their name. */
 function entriesOf(repo: Storage, root: string, branch: string, topic: string): RefRecord[] {
   const prefix = `${root}${encodeBranch(branch)}/${assertTopic(topic)}/`;
-  const stamp = (r: RefRecord) => Number(r.ref.slice(prefix.length).split('-')[0]) || 0;
   const recs = repo.keepRefs([prefix]);
   // one archive, one entry: a format-1 entry beside a format-2 one is read through it (SPEC 2 "Format version")
   const beside = besideEntries(recs);
-  return recs.filter((r) => !beside.has(r.ref)).sort((x, y) => stamp(y) - stamp(x));
+  return recs.filter((r) => !beside.has(r.ref)).sort((x, y) => (stampOf(y.ref) ?? 0) - (stampOf(x.ref) ?? 0));
 }
 export const archivedVersions = (repo: Storage, branch: string, topic: string) => entriesOf(repo, ARCHIVE_PREFIX, branch, topic);
 export const droppedVersions = (repo: Storage, branch: string, topic: string) => entriesOf(repo, DROPPED_PREFIX, branch, topic);
@@ -422,19 +414,13 @@ export function logHandoff(repo: Storage, refOrOid: string) {
   });
 }
 
-interface OnTop {
-  topic: string;
-  branch: string;
-  session: SessionRef;
+interface OnTop extends Pick<WriteOptions, 'topic' | 'session' | 'config' | 'refs'>, Pick<MessageInput, 'branch' | 'extra'> {
   /** set when the tip is another's: the reason goes on the version */
   takeover: { reason: string } | null;
-  config?: Config;
   /** the version's text; else the tip's handoff.md */
   body?: string;
   /** where a carry takes it: state.json is rewritten for that branch and head */
   carry?: { head: string | null };
-  refs?: string[];
-  extra?: string[];
 }
 
 /**

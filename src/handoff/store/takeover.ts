@@ -3,7 +3,7 @@
 import { HandoffError } from '../../errors';
 import type { Config, Storage } from '../../git/storage';
 import { trailerBlockLines } from '../../git/trailers';
-import { isKnownSession, listRecords, successorOf } from '../state/lineage-record';
+import { isKnownSession, lineageOf } from '../state/lineage-record';
 import { claimLive, readMarker, shellWord, when } from '../state/claims-marker';
 import { thisHost } from '../state/session-process';
 import { listSessions } from './sessions';
@@ -27,19 +27,11 @@ export interface TakeoverArg {
 // continues it after /clear); `lastActivity`: unix ms; `where`: this clone's sessions, or the handoff remote's claims table.
 export type LiveOwner = NonNullable<ReturnType<typeof liveOwner>>;
 
-/** The owner and the sessions that continue it, in order (lineage records of this clone). */
-function chainFrom(commonDir: string, owner: string): string[] {
-  const records = listRecords(commonDir);
-  const chain = [owner];
-  for (let next = successorOf(owner, records); next && !chain.includes(next); next = successorOf(next, records)) chain.push(next);
-  return chain;
-}
-
 /** The live session behind `owner`, or null (a person, an ended, gone or stale session, one never seen here). */
 export function liveOwner(repo: Storage, owner: string | null, config?: Config) {
   if (!owner || owner.startsWith(PERSON_PREFIX)) return null;
   const now = Date.now();
-  const chain = chainFrom(repo.commonDir, owner);
+  const chain = lineageOf(repo.commonDir, owner, undefined, true);
   const here = listSessions(repo, { config, now })
     .filter((s) => s.status === 'live' && chain.includes(s.session))
     .map((s) => ({ owner, session: s.session, client: s.client, host: s.host ?? thisHost(), worktree: s.worktree, lastActivity: Math.max(s.heartbeat ?? 0, s.lastActivity ?? 0), where: 'here' as const }));
@@ -124,7 +116,7 @@ export type TakeoverAct = 'took over' | 'archived' | 'restored' | 'redacted' | '
 /** Tells the previous owner (its live session, else the owner this clone's guard has seen) what a takeover did. */
 export function tellPreviousOwner(repo: Storage, o: { owner: string | null; live: LiveOwner | null; by: SessionRef; ref: string; branch: string; topic: string; reason: string; act: TakeoverAct }): void {
   const owner = o.owner;
-  if (!owner || owner === o.by.id || owner.startsWith('person:')) return;
+  if (!owner || owner === o.by.id || owner.startsWith(PERSON_PREFIX)) return;
   const to = o.live && o.live.where === 'here' ? o.live.session : isKnownSession(repo.commonDir, owner) ? owner : null;
   if (!to) return;
   const among = [to, o.by.id];

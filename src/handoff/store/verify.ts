@@ -97,11 +97,11 @@ export function describeVerify(v: Verify): string {
     : v.head === 'rewritten' ? `branch rewritten since written (${v.commitsSince} commit${v.commitsSince === 1 ? '' : 's'} on another line)`
     : 'branch state unknown (no such branch here, or the commit it describes was never fetched)';
   const parts = [head];
-  const gone = v.missingFiles;
-  // file names came from a handoff's state.json: each one line, bounded
-  if (gone.length) parts.push(`missing: ${gone.slice(0, 5).map((f) => [...f.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')].slice(0, 120).join('')).join(', ')}${gone.length > 5 ? ` and ${gone.length - 5} more` : ''}`);
-  const refs = v.missingRefs ?? [];
-  if (refs.length) parts.push(`missing refs: ${refs.slice(0, 5).map((r) => [...r].slice(0, 120).join('')).join(', ')}${refs.length > 5 ? ` and ${refs.length - 5} more` : ''}`);
+  // the names came from a handoff's state.json and trailers: each one line, bounded
+  const clean = (n: string) => [...n.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')].slice(0, 120).join('');
+  const named = (what: string, list: string[]) => `${what}: ${list.slice(0, 5).map(clean).join(', ')}${list.length > 5 ? ` and ${list.length - 5} more` : ''}`;
+  if (v.missingFiles.length) parts.push(named('missing', v.missingFiles));
+  if (v.missingRefs?.length) parts.push(named('missing refs', v.missingRefs));
   if (v.dirty) parts.push('worktree has uncommitted changes');
   return parts.join(' · ');
 }

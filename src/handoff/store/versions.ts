@@ -4,16 +4,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { readLoose } from '../../git/loose-read';
 import { parseCommit, reachableIn, type Storage } from '../../git/storage';
-import { handoffDir } from '../state/paths';
-import { writeCache } from '../state/state-file';
-import { readJsonOr } from '../../read-file';
+import { localRecord } from '../state/state-file';
 
 /** Counts kept: every handoff of a large branch, which a session start reads whole; the oldest go first. */
 const KEPT = 1024;
 /** At most this many single-parent steps down to a counted commit; past it, the full count. */
 const STEPS = 64;
 
-const cacheFile = (repo: Pick<Storage, 'commonDir'>) => path.join(handoffDir(repo.commonDir), 'versions.json');
+const CACHE = localRecord('versions.json');
 
 // the kept counts, read once a process: a count never changes under its commit's id
 const countsRead = new WeakMap<Storage, Map<string, number>>();
@@ -21,7 +19,7 @@ const countsRead = new WeakMap<Storage, Map<string, number>>();
 function readCounts(repo: Storage): Map<string, number> {
   let counts = countsRead.get(repo);
   if (counts) return counts;
-  const j = readJsonOr(cacheFile(repo));
+  const j = CACHE.read(repo.commonDir);
   counts = new Map(Array.isArray(j) ? j.filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && Number.isSafeInteger(e[1]) && e[1] > 0) : []);
   countsRead.set(repo, counts);
   return counts;
@@ -60,6 +58,6 @@ export function versionCounts(repo: Storage, oids: string[]): number[] {
     counts.delete(oid);
     counts.set(oid, n!);
   }
-  writeCache(cacheFile(repo), [...counts].slice(-KEPT), repo.commonDir);
+  CACHE.cache(repo.commonDir, [...counts].slice(-KEPT));
   return oids.map((oid) => found.get(oid)!);
 }

@@ -1,10 +1,11 @@
 // What a git lock file that stopped an update is: its age, and whether a live git process here may hold it.
-import { readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../../../errors';
 import { lockFileNamed } from '../../../git/messages';
 import { worktreesOf } from '../../../git/refs-read';
 import type { Storage } from '../../../git/storage';
+import { readTextOr, statOr } from '../../../read-file';
 
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, retrying } from '../../../retry';
 import { parentOf } from '../../state/lineage-record';
@@ -64,21 +65,13 @@ function gitProcessIn(repo: LockPlace): { pid: number; command: string } | null 
   for (const p of pids) {
     const pid = Number(p);
     if (mine.has(pid)) continue;
-    let argv: string[];
-    try {
-      argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    } catch {
-      continue; // gone meanwhile
-    }
-    if (!argv.length || !/^git(-|$)/.test(path.basename(argv[0]))) continue;
+    // no command line: gone meanwhile
+    const argv = readTextOr(`/proc/${p}/cmdline`)?.split('\0').filter(Boolean);
+    if (!argv?.length || !/^git(-|$)/.test(path.basename(argv[0]))) continue;
     try {
       const cwd = readlinkSync(`/proc/${p}/cwd`);
-      let environ: string[] = [];
-      try {
-        environ = readFileSync(`/proc/${p}/environ`, 'utf8').split('\0');
-      } catch {
-        // unreadable environment: the cwd and arguments still say where it works
-      }
+      // unreadable environment: the cwd and arguments still say where it works
+      const environ = readTextOr(`/proc/${p}/environ`)?.split('\0') ?? [];
       if ([cwd, ...namedDirs(argv, environ, cwd)].some((c) => dirs.some((d) => within(c, d)))) return { pid, command: argv.slice(0, 4).join(' ') };
     } catch (e) {
       // gone meanwhile (ENOENT), or a process whose directory this user cannot read: it may be the holder
@@ -89,21 +82,14 @@ function gitProcessIn(repo: LockPlace): { pid: number; command: string } | null 
 }
 
 export function inspectLock(repo: LockPlace, lockFile: string): LockState {
-  let before;
-  try {
-    before = statSync(lockFile);
-  } catch {
-    return { lockFile, ageMs: null, holder: null };
-  }
+  const before = statOr(lockFile);
+  if (!before) return { lockFile, ageMs: null, holder: null };
   const holder = gitProcessIn(repo);
   if (holder === null) {
     // only the same lock file, still there after the scan, was left behind (another writer may have taken a new one)
-    try {
-      const after = statSync(lockFile);
-      if (after.ino !== before.ino || after.mtimeMs !== before.mtimeMs) return { lockFile, ageMs: Math.max(0, Date.now() - after.mtimeMs), holder: undefined };
-    } catch {
-      return { lockFile, ageMs: null, holder: null };
-    }
+    const after = statOr(lockFile);
+    if (!after) return { lockFile, ageMs: null, holder: null };
+    if (after.ino !== before.ino || after.mtimeMs !== before.mtimeMs) return { lockFile, ageMs: Math.max(0, Date.now() - after.mtimeMs), holder: undefined };
   }
   return { lockFile, ageMs: Math.max(0, Date.now() - before.mtimeMs), holder };
 }

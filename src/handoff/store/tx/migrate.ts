@@ -5,7 +5,7 @@ import path from 'node:path';
 import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type RefOp, type RefRecord, type Storage } from '../../../git/storage';
 import { parseTrailerLines } from '../document';
-import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, parseRef, REMOTES_ROOT, trackingOf } from '../names';
+import { ARCHIVE_PREFIX, HANDOFF_PREFIX, archiveRef, parseRef, REMOTES_ROOT, stampOf, trackingOf } from '../names';
 import { ancestryOf } from '../sync-state';
 import { commitVersion, moveRefs } from './index';
 import { AGAIN, CONTENDED, retrying } from '../../../retry';
@@ -48,8 +48,7 @@ export function migrateArchives(repo: Storage, localLive: Map<string, string>, l
       tags: t.tags,
       extra: [`${MIGRATED_FROM}: ${ARCHIVE_PREFIX}${old.key}`],
     });
-    const stamp = Number((p.stamp ?? '').split('-')[0]) || Math.floor(Date.now() / 1000);
-    const ref = archiveRef(branch, p.topic, stamp, oid);
+    const ref = archiveRef(branch, p.topic, stampOf(old.key) ?? Math.floor(Date.now() / 1000), oid);
     if (moveRefs(repo, [{ op: 'create', ref, newOid: oid }, { op: 'verify', ref: HANDOFF_PREFIX + k, oldOid: null }], 'handoff migrate archive').ok) made.push(ref);
   }
   return made;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { readLoose } from '../../../git/loose-read';
 import { MOVE_REFS, parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
-import { ARCHIVE_PREFIX, droppedPrefixOf, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF } from '../names';
+import { ARCHIVE_PREFIX, droppedPrefixOf, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF, stampOf } from '../names';
 import { localRecord, readCache } from '../../state/state-file';
 import { refOpOf, type RefUpdate } from './batch';
 import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
@@ -294,7 +294,7 @@ function movesChange(moves: RefUpdate[]): ((rec: RecordState) => string[]) | nul
   // a drop's removal is dated by the stamp its kept ref is named with, which the check names that undo by
   const dropStamp = (ref: string) => {
     const kept = moves.find((m) => m.newOid && m.ref.startsWith(droppedPrefixOf(ref)));
-    return kept ? Number(kept.ref.slice(kept.ref.lastIndexOf('/') + 1).split('-')[0]) : null;
+    return kept ? stampOf(kept.ref) : null;
   };
   return (rec) => {
     const t = now();
