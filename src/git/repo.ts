@@ -11,7 +11,6 @@ import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './conf
 import { configFile, parseConfigFile } from './config-read';
 import { lockFileNamed } from './messages';
 import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
-import { rowsOf } from './trailer-reads';
 import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitBytes, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type Repo } from './run';
 import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type GitResult, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
@@ -155,6 +154,13 @@ const walkArgs = (w: Walk): string[] => [
 ];
 
 const lines = (s: string): string[] => s.split('\n').filter(Boolean);
+
+/** `git log` output whose format ends each of its `n` fields in a NUL (git prints none from a message), as rows. */
+function rowsOf(stdout: string, n: number): string[][] {
+  const f = stdout.split('\0');
+  // each commit's first field follows the newline git ends the one before with
+  return Array.from({ length: Math.floor(f.length / n) }, (_, i) => f.slice(i * n, (i + 1) * n)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
+}
 
 /** The system's temporary directory; node:os loaded at the first temporary file, not by every guard run. */
 const tmpdir = (): string => (require('node:os') as typeof import('node:os')).tmpdir();
@@ -552,10 +558,6 @@ class GitRepo implements Repo {
     // the refs on stdin: a store of 10,000 refs fits no command line
     const limit = [...(o.max === undefined ? [] : [`--max-count=${o.max}`]), ...(o.since === undefined ? [] : [`--since=@${o.since}`])];
     return rowsOf(this.outOrNull(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n' }) ?? '', fields.length);
-  }
-  signature(oid: string): [string, string, string] {
-    const [g = '', k = '', s = ''] = rowsOf(this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS%x00', oid], { allowFail: true }).stdout, 3)[0] ?? [];
-    return [g, k, s];
   }
   commitsVia(from: string[], o: { not?: string[]; grep?: string[] } = {}) {
     if (from.length === 0) return [];
