@@ -320,9 +320,6 @@ class GitRepo implements Repo {
   resolve(spec: string) {
     return this.outOrNull(['rev-parse', '-q', '--verify', spec])?.trim() || null;
   }
-  hasCommit(oid: string) {
-    return this.outOrNull(['cat-file', '-e', `${oid}^{commit}`]) !== null;
-  }
   readObjects(specs: string[], maxBuffer?: number): Array<BatchObject | null> {
     if (specs.length === 0) return [];
     const buf = gitBytes(['cat-file', '--batch'], { cwd: this.cwd, input: specs.join('\n') + '\n', maxBuffer }).stdout;
@@ -399,9 +396,6 @@ class GitRepo implements Repo {
   blobId(content: string) {
     return this.out(['hash-object', '--stdin'], { input: content });
   }
-  writeBlob(content: string) {
-    return this.writeObject(content, 'blob');
-  }
   /** One object (a blob, or a commit given whole: a rewrite keeping its author and committer), in this process where loose.ts can. */
   private writeObject(content: string, type: 'blob' | 'commit'): string {
     const target = looseTarget(this);
@@ -415,7 +409,7 @@ class GitRepo implements Repo {
     }
     // else in one git process: `hash-object --stdin-paths` over temporary files, no filters (stored as given)
     const dir = contents.length > 1 ? privateTempDir() : null;
-    if (!dir) return contents.map((c) => this.writeBlob(c));
+    if (!dir) return contents.map((c) => this.writeObject(c, 'blob'));
     try {
       const files = contents.map((c, i) => {
         const f = path.join(dir, String(i));
@@ -471,11 +465,7 @@ class GitRepo implements Repo {
     return lines(this.out(['merge-base', '--independent', ...oids]));
   }
   commits(w: Walk) {
-    return lines(this.out(['rev-list', ...walkArgs(w)]));
-  }
-  commitsOrProblem(w: Walk) {
-    const r = this.git(['rev-list', ...walkArgs(w)], { allowFail: true });
-    return r.status === 0 ? lines(r.stdout) : { problem: r.stderr.trim() };
+    return lines(this.git(['rev-list', ...walkArgs(w)], { allowFail: w.lenient }).stdout);
   }
   revCount(tip: string, o: { firstParent?: boolean } = {}) {
     const loose = o.firstParent ? null : countLooseCommits(this.commonDir, tip);

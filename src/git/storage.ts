@@ -102,6 +102,8 @@ export interface Walk {
   /** at most this many commits, merges left out when `noMerges` */
   max?: number;
   noMerges?: boolean;
+  /** none, rather than a throw, when git cannot walk them (an object missing) */
+  lenient?: boolean;
 }
 
 export interface GitResult {
@@ -173,7 +175,6 @@ export interface Storage extends RepoPlace {
   // ---- objects
   /** The object a revision names (`<oid>^{tree}`, `<ref>^{commit}`), or null. */
   resolve(spec: string): string | null;
-  hasCommit(oid: string): boolean;
   /** Many objects (any revision syntax, `<oid>:handoff.md`) in one read; null where missing. */
   readObjects(specs: string[], maxBuffer?: number): Array<BatchObject | null>;
   /** readObjects that never reads an object over its limit: those come back as { oversize }. */
@@ -192,7 +193,6 @@ export interface Storage extends RepoPlace {
   readTreeDeep(treeish: string): TreeEntry[] | null;
   /** The object id a blob of `content` would have, written nowhere. */
   blobId(content: string): string;
-  writeBlob(content: string): string;
   writeBlobs(contents: string[]): string[];
   /** A tree of entries, blobs of mode 100644 unless their mode and type are given (kept as given). */
   writeTree(entries: Array<{ name: string; oid: string; mode?: string; type?: string }>): string;
@@ -206,10 +206,8 @@ export interface Storage extends RepoPlace {
   mergeBase(a: string, b: string): string | null;
   /** Those of `oids` no other of them reaches (`merge-base --independent`). */
   independent(oids: string[]): string[];
-  /** The commits of a walk, newest first (oldestFirst: oldest first); throws when an object is missing. */
+  /** The commits of a walk, newest first (oldestFirst: oldest first); throws when an object is missing, unless lenient. */
   commits(w: Walk): string[];
-  /** commits, a missing object said rather than thrown. */
-  commitsOrProblem(w: Walk): string[] | { problem: string };
   /** How many commits `tip` reaches (`firstParent`: along first parents), in this process while they are loose; null when it cannot be read. */
   revCount(tip: string, o?: { firstParent?: boolean }): number | null;
   /** Commits only `a` reaches and only `b` reaches; null when either cannot be read. Once a process for each pair. */

@@ -52,8 +52,7 @@ function droppedOnRemote(c: HookContext, remoteName: string, lines: PushLine[]):
     if (line.local && c.repo.isAncestor(line.remote!, line.local)) continue;
     const tracking = `refs/remotes/${remoteName}/${line.remoteRef.slice('refs/heads/'.length)}`;
     const range = line.local ? [line.remote!, `^${line.local}`] : [line.remote!, ...onlyInArgs([tracking]).slice(1)];
-    const walked = c.repo.commitsOrProblem({ from: range });
-    const dropped = Array.isArray(walked) ? foreignCommits(c.repo, walked, c.session!) : [];
+    const dropped = foreignCommits(c.repo, c.repo.commits({ from: range, lenient: true }), c.session!);
     if (dropped.length) return { line, dropped };
   }
   return null;

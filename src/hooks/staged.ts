@@ -97,8 +97,7 @@ function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => S
   if (['REVERT_HEAD', 'CHERRY_PICK_HEAD'].some((f) => existsSync(path.join(c.repo.gitDir, f)))) return null;
   const reset = refusedReset(c);
   if (live.size === 0 && reset.size === 0) return null;
-  const walked = c.repo.commitsOrProblem({ from: ['HEAD'], max: RECENT, noMerges: true });
-  const recent = Array.isArray(walked) ? walked : [];
+  const recent = c.repo.commits({ from: ['HEAD'], max: RECENT, noMerges: true, lenient: true });
   const trailers = readTrailersOf(c.repo, recent);
   const theirs = recent.filter((o) => reset.has(o) || live.has(trailers.get(o)?.session ?? ''));
   if (theirs.length === 0) return null;
