@@ -7,7 +7,7 @@ import path from 'node:path';
 import { readTextOr } from '../read-file';
 import { readConfigInProcess } from './config-read';
 import { readLoose } from './loose-read';
-import { ListedRef, parseCommit, type RefRecord, type Storage } from './storage';
+import { parseCommit, RefRecord, type Storage } from './storage';
 import { commitTrailerBlock } from './trailers';
 
 /**
@@ -117,7 +117,7 @@ function tipRecord(repo: Pick<Storage, 'commonDir'>, ref: string, oid: string): 
   const c = parseCommit(o.content.toString('latin1'));
   const block = c.committerTime ? commitTrailerBlock(c.message) : null;
   // what for-each-ref prints is bytes, read as UTF-8 by the caller: the same here
-  return block === null ? null : new ListedRef(ref, oid, c.committerTime, Buffer.from(block, 'latin1').toString('utf8'));
+  return block === null ? null : new RefRecord(ref, oid, c.committerTime, Buffer.from(block, 'latin1').toString('utf8'));
 }
 
 /** listRefs(patterns) read in this process, or null: ask git. */

@@ -13,7 +13,7 @@ import { lockFileNamed } from './messages';
 import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitBytes, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type Repo } from './run';
-import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type GitResult, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type GitResult, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -44,8 +44,6 @@ export function openRepo(start: string = process.cwd()): Repo {
     bare,
     objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1',
     branch: readHeadBranch(gitDir),
-    // the file discovery read already (config-read.ts reads a file once while it is unchanged): never a git process
-    storeFormat: storeFormatAt(commonDir),
     plain: !!found,
   });
   formatGate?.(repo);
@@ -69,7 +67,6 @@ export function storeFormatOf(text: string): number | null {
   return values.length ? (parseSetting('formatVersion', [values[values.length - 1][1]]) ?? Number.MAX_SAFE_INTEGER) : null;
 }
 
-const storeFormatAt = (commonDir: string): number | null => storeFormatOf(configFile(path.join(commonDir, 'config')).text ?? '');
 
 // Anything here changes where git looks for the repository or how it reads it: git itself answers then.
 const DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT'];
@@ -207,7 +204,7 @@ function cutListing(s: string): RefRecord[] {
     // NUL separates fields and git never prints one from a message: a record out of step is a broken read, not data
     const oid = s.slice(a + 1, b);
     if (!ref.startsWith('refs/') || (oid.length !== 40 && oid.length !== 64)) throw new HandoffError('integrity', 'unreadable-refs', `git for-each-ref printed a record that does not parse (${JSON.stringify(ref.slice(0, 80))})`);
-    out.push(new ListedRef(ref, oid, Number(s.slice(b + 1, c)) || 0, s.slice(c + 1, d)));
+    out.push(new RefRecord(ref, oid, Number(s.slice(b + 1, c)) || 0, s.slice(c + 1, d)));
     at = d + 1;
   }
   return out;
@@ -233,6 +230,11 @@ class GitRepo implements Repo {
 
   constructor(place: RepoPlace) {
     Object.assign(this, place);
+  }
+
+  // the file discovery read already (config-read.ts reads a file once while it is unchanged): never a git process
+  get storeFormat() {
+    return storeFormatOf(configFile(path.join(this.commonDir, 'config')).text ?? '');
   }
 
   git(args: string[], opts: GitOptions = {}): GitResult {
@@ -557,7 +559,7 @@ class GitRepo implements Repo {
     const input = [...from.filter((a) => !option(a)), ...not.filter((a) => !option(a)).map((a) => `^${a}`), ''].join('\n');
     const grep = o.grep?.length ? ['--fixed-strings', ...o.grep.map((t) => `--grep=${t}`)] : [];
     const args = ['log', '--source', ...grep, '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...from.filter(option), '--stdin', '--not', ...not.filter(option), '--'];
-    return rowsOf(this.outOrNull(args, { input }) ?? '', 4).map(([oid, source, ct, block]) => new ListedRef(source, oid, Number(ct), block));
+    return rowsOf(this.outOrNull(args, { input }) ?? '', 4).map(([oid, source, ct, block]) => new RefRecord(source, oid, Number(ct), block));
   }
 
   // ---- configuration
@@ -575,9 +577,6 @@ class GitRepo implements Repo {
   setLocalConfig(key: string, value: string, replacing?: string) {
     const r = this.git(['config', ...(replacing === undefined ? ['--local', key, value] : ['--local', '--fixed-value', '--replace-all', key, value, replacing])], { allowFail: true });
     return { ok: r.status === 0, locked: /could not lock config file/i.test(r.stderr) };
-  }
-  readStoreFormat() {
-    return storeFormatAt(this.commonDir);
   }
   remoteNames = () => remoteNames(this);
   remoteUrl(remote: string, o: { push?: boolean } = {}) {

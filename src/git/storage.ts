@@ -13,16 +13,8 @@ export interface RefName {
   oid: string;
 }
 
-export interface RefRecord extends RefName {
-  /** committer time, unix seconds */
-  time: number;
-  /** the tip's trailer block as git prints it (`%(trailers)`), one element per line, and whole */
-  readonly trailers: string[];
-  readonly block: string;
-}
-
-/** A record of a listing: its trailer lines split from the block when first asked for. */
-export class ListedRef implements RefRecord {
+/** A tip as listed with its committer time (unix seconds) and trailer block as git prints it (`%(trailers)`), split in lines when first asked for. */
+export class RefRecord implements RefName {
   #lines: string[] | undefined;
   constructor(
     readonly ref: string,
@@ -143,8 +135,8 @@ export interface RepoPlace {
   readonly objectFormat: 'sha1' | 'sha256';
   /** the checked-out branch (short name), null when HEAD is detached */
   readonly branch: string | null;
-  /** `handoff.formatVersion` in the repository's own config file (SPEC 2 "Format version") */
-  storeFormat?: number | null;
+  /** `handoff.formatVersion` in the repository's own config file as it says now (SPEC 2 "Format version") */
+  readonly storeFormat?: number | null;
   /** found without git: this user's, plain configuration, no GIT_DIR or command-line configuration */
   readonly plain?: boolean;
 }
@@ -240,8 +232,6 @@ export interface Storage extends RepoPlace {
   changeLocalConfig(key: string, o: { add: string } | { remove: string }): void;
   /** Sets a key in the repository's own config file (`replacing`: only the value equal to it); `locked` when another process held the file. */
   setLocalConfig(key: string, value: string, replacing?: string): { ok: boolean; locked: boolean };
-  /** `handoff.formatVersion` as the repository's config file says now. */
-  readStoreFormat(): number | null;
   remoteNames(): string[];
   /** A remote's address (`push`: the one it pushes to), empty when git has none. */
   remoteUrl(remote: string, o?: { push?: boolean }): string;
