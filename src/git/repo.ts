@@ -528,9 +528,6 @@ class GitRepo implements Repo {
     }
     return graph;
   }
-  roots() {
-    return lines(this.outOrNull(['rev-list', '--max-parents=0', 'HEAD']) ?? '');
-  }
   unreachableCommits() {
     const r = this.git(['fsck', '--unreachable', '--no-reflogs', '--no-progress'], { allowFail: true });
     if (r.status !== 0 && !r.stdout) throw new HandoffError('integrity', 'fsck-failed', `git fsck could not list the unreachable objects: ${r.stderr.trim()}`);

@@ -210,8 +210,6 @@ export interface Storage extends RepoPlace {
   commitChanges(oids: string[]): Array<{ commit: string; path: string; before: string; after: string }>;
   /** Every commit the tips reach with its parents; null when an object is missing. */
   parentsOf(tips: string[]): Map<string, string[]> | null;
-  /** The root commits of HEAD (empty without a commit). */
-  roots(): string[];
   /** Commits no ref reaches (reflogs not counted); throws when git cannot tell. */
   unreachableCommits(): string[];
   /** Every version `rev` reaches, newest first, with what git says of each signature; `unsure`: git said a signature could not be checked. */

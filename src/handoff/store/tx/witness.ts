@@ -41,7 +41,7 @@ export function witnessOf(repo: Storage): Witness | null {
 export function identityOf(repo: Storage): { project: string; place: string } | null {
   const c = readIdFile(repo);
   if (typeof c?.project === 'string' && typeof c.place === 'string') return { project: c.project, place: c.place };
-  const roots = repo.roots().sort();
+  const roots = repo.commits({ from: ['--max-parents=0', 'HEAD'], lenient: true }).sort();
   if (roots.length === 0) return null;
   const project = hash16(roots.join('\n'));
   const place = hash16(placeOf(repo));
