@@ -345,7 +345,7 @@ class GitRepo implements Repo {
     } catch (e) {
       if (!(e instanceof HandoffError) || e.code !== 'output-too-large') throw e;
     }
-    const sizes = this.objectSizes(specs);
+    const sizes = this.objectInfo(specs);
     const read = this.readObjects(specs.filter((_, i) => sizes[i] && sizes[i]!.size <= max[i]));
     let j = 0;
     return specs.map((_, i) => (!sizes[i] ? null : sizes[i]!.size > max[i] ? { oversize: sizes[i]!.size } : read[j++]));
@@ -363,21 +363,14 @@ class GitRepo implements Repo {
     rest.forEach((oid, j) => this.filesRead.set(key(oid), read.slice(j * (names.length + 1), (j + 1) * (names.length + 1))));
     return oids.map((oid) => this.filesRead.get(key(oid))!);
   }
-  objectSizes(specs: string[]) {
-    const lines = this.batchCheck(specs, '%(objecttype) %(objectsize)');
-    return specs.map((_, i) => {
-      const m = /^(\S+) (\d+)$/.exec(lines[i] ?? '');
-      return m ? { type: m[1], size: Number(m[2]) } : null;
-    });
-  }
-  objectIds(specs: string[]) {
-    const answers = this.batchCheck(specs, '%(objectname)');
-    return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
-  }
-  /** `git cat-file --batch-check=<format>` of many objects (any rev syntax): its line for each, in order (a missing one's says so). */
-  private batchCheck(specs: string[], format: string): string[] {
+  objectInfo(specs: string[]) {
     if (specs.length === 0) return [];
-    return this.git(['cat-file', `--batch-check=${format}`], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
+    // a line for each, in order; a missing or ambiguous one's says so
+    const lines = this.git(['cat-file', '--batch-check'], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
+    return specs.map((_, i) => {
+      const m = /^([0-9a-f]{40,64}) (\S+) (\d+)$/.exec(lines[i] ?? '');
+      return m ? { oid: m[1], type: m[2], size: Number(m[3]) } : null;
+    });
   }
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
@@ -488,7 +481,7 @@ class GitRepo implements Repo {
     const todo = [...new Set(heads)].filter((h) => /^[0-9a-f]{4,64}$/.test(h) && h !== tip && !this.countsRead.has(`${h}...${tip}`));
     // one is leftRight's own process
     if (todo.length < 2) return;
-    const ids = this.objectIds(todo.map((h) => `${h}^{commit}`));
+    const ids = this.objectInfo(todo.map((h) => `${h}^{commit}`)).map((o) => o?.oid ?? null);
     todo.forEach((h, i) => ids[i] === null && this.countsRead.set(`${h}...${tip}`, null));
     const known = todo.flatMap((h, i) => (ids[i] ? [{ h, id: ids[i]! }] : []));
     // the commits every one of them reaches count on neither side: the walk stops at their best common ancestors

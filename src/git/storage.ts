@@ -173,10 +173,8 @@ export interface Storage extends RepoPlace {
   readObjectsBounded(specs: string[], max: number[]): Bounded[];
   /** Each commit and files of its tree, each within its bound (the commit's, then each file's): one read for them all, kept for the process (an object never changes under its id). */
   readCommitFiles(oids: string[], names: string[], max: number[]): Bounded[][];
-  /** Type and size of many objects; null where missing, not named uniquely, or git could not tell. */
-  objectSizes(specs: string[]): Array<{ type: string; size: number } | null>;
-  /** The id of many objects (`<commit>:<path>`); null where missing. */
-  objectIds(specs: string[]): Array<string | null>;
+  /** Id, type and size of many objects (any revision syntax: `<commit>:<path>`); null where missing, not named uniquely, or git could not tell. */
+  objectInfo(specs: string[]): Array<{ oid: string; type: string; size: number } | null>;
   /** Parents, tree, time, subject and trailers of many commits, in the order given (missing ones left out). */
   describeCommits(oids: string[]): CommitSummary[];
   /** The entries of a tree; throws when it cannot be read. */

@@ -106,7 +106,7 @@ function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => S
   if (changes.length === 0) return null;
   // the index and HEAD blobs of those paths, in one cat-file
   const specs = changes.flatMap((ch) => [`:${ch.path}`, `HEAD:${ch.path}`]);
-  const blobs = c.repo.objectIds(specs);
+  const blobs = c.repo.objectInfo(specs).map((o) => o?.oid ?? null);
   const same = (a: string | null, b: string) => (a === null ? ZERO.test(b) : a === b);
   const reverted = changes.filter((ch, i) => same(blobs[2 * i], ch.before) && same(blobs[2 * i + 1], ch.after) && ch.before !== ch.after);
   if (reverted.length === 0) return null;
