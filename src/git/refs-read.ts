@@ -1,7 +1,7 @@
 // The one ref reader in this process: packed-refs and loose ref files, read only where that is provably what
 // for-each-ref would print (a plain SHA-1 repository, plain loose ref files, every tip a loose commit; anything else is
 // null, and git answers), the listings a command keeps (RefsOnce: one read per fact per process), and who is told of
-// the refs read (onRefsRead); and the worktrees' directories, read from the git directory.
+// the refs read (onRefsRead); a packing's prunes; and the worktrees' directories, read from the git directory.
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { readTextOr } from '../read-file';
@@ -166,6 +166,17 @@ function covers(listed: string[], pattern: string): boolean {
     return own.length === parts.length && own.every((s, i) => s === parts[i] || s === '*');
   };
   return listed.some((p) => (/[*?[\\]/.test(p) ? glob && wider(p) : !glob && matcher(p)!(pattern)));
+}
+
+/**
+ * The deletions in a `prepared` reference-transaction that are git packing refs, not removing them: packed-refs holds
+ * the same value and is not locked (git takes packed-refs.lock for every real deletion before the hook runs).
+ */
+export function packingPrunes(commonDir: string, updates: Array<{ ref: string; oldOid: string | null; newOid: string | null }>): Set<string> {
+  const deletions = updates.filter((u) => u.newOid === null && u.oldOid);
+  if (deletions.length === 0 || existsSync(path.join(commonDir, 'packed-refs.lock'))) return new Set();
+  const packed = packedRefs(commonDir);
+  return new Set(deletions.filter((u) => packed.get(u.ref) === u.oldOid).map((u) => u.ref));
 }
 
 /**

@@ -1,7 +1,4 @@
-// What git says of ref names (a branch name it allows, the branches it knows) and of a packing's prunes.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { packedRefs } from './refs-read';
+// What git says of ref names: a branch name it allows, the branches it knows.
 import type { Repo } from './run';
 
 /** Whether git allows `name` as a branch name (`git check-ref-format --branch`: git's own rules, not a copy of them). */
@@ -20,15 +17,4 @@ export function knownBranchNames(repo: Repo): Set<string> {
     }
   }
   return out;
-}
-
-/**
- * The deletions in a `prepared` reference-transaction that are git packing refs, not removing them: packed-refs holds
- * the same value and is not locked (git takes packed-refs.lock for every real deletion before the hook runs).
- */
-export function packingPrunes(commonDir: string, updates: Array<{ ref: string; oldOid: string | null; newOid: string | null }>): Set<string> {
-  const deletions = updates.filter((u) => u.newOid === null && u.oldOid);
-  if (deletions.length === 0 || existsSync(path.join(commonDir, 'packed-refs.lock'))) return new Set();
-  const packed = packedRefs(commonDir);
-  return new Set(deletions.filter((u) => packed.get(u.ref) === u.oldOid).map((u) => u.ref));
 }

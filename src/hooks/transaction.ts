@@ -2,7 +2,7 @@
 // and, when the acting session is known, no branch update that drops another session's commits.
 import { lstatSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { packingPrunes } from '../git/refs';
+import { packingPrunes } from '../git/refs-read';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
 import { foreignCommits, onlyInArgs } from '../handoff/store/ownership';
