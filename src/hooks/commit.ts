@@ -34,10 +34,8 @@ const AUTO_COMMENT = '#;@!$%^&|:';
 function cleanupMode(c: HookContext, source?: string): 'strip' | 'whitespace' | 'verbatim' | 'scissors' {
   const set = commandLineCleanup() ?? messageConfig(c).cleanup;
   const edited = c.env.GIT_EDITOR !== ':' || source === '' || source === 'template';
-  if (set === 'verbatim' || set === 'whitespace') return set;
-  if (set === 'strip') return 'strip';
-  if (set === 'scissors') return edited ? 'scissors' : 'whitespace';
-  return edited ? 'strip' : 'whitespace';
+  if (set === 'verbatim' || set === 'whitespace' || set === 'strip') return set;
+  return edited ? (set === 'scissors' ? 'scissors' : 'strip') : 'whitespace';
 }
 
 /** `git commit --cleanup=<mode>` from the git command line running this hook (git tells its hooks nothing of it). */
