@@ -12,7 +12,7 @@ import { configFile, parseConfigFile } from './config-read';
 import { lockFileNamed } from './messages';
 import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
 import { trailerBlockLines } from './trailers';
-import { git, gitBounded, gitBytes, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type Repo } from './run';
+import { git, gitBounded, gitBytes, NO_PUSH_OPTIONS, READER_ENV, subcommand, type GitOptions, type Repo } from './run';
 import { MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type GitResult, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
@@ -238,7 +238,8 @@ class GitRepo implements Repo {
   }
 
   git(args: string[], opts: GitOptions = {}): GitResult {
-    this.forgetUnlessRead(args);
+    // a command that may move refs ends the kept listing
+    if (this.kept && !READS.has(subcommand(args))) this.kept = null;
     return git(args, { cwd: this.cwd, ...opts });
   }
 
@@ -250,12 +251,6 @@ class GitRepo implements Repo {
   private outOrNull(args: string[], opts: GitOptions = {}): string | null {
     const r = this.git(args, { ...opts, allowFail: true });
     return r.status === 0 ? r.stdout : null;
-  }
-
-  /** A command that may move refs ends the kept listing (a `-c` option pair is not the command). */
-  private forgetUnlessRead(args: string[]): void {
-    const at = args.findIndex((a, i) => a !== '-c' && args[i - 1] !== '-c');
-    if (this.kept && !READS.has(args[at])) this.kept = null;
   }
 
   // ---- refs
