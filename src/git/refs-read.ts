@@ -225,6 +225,13 @@ export class RefsOnce {
   }
 }
 
+/** The branch a git directory's HEAD names, read directly: one file read instead of a process, and it works on an unborn branch. */
+export function readHeadBranch(gitDir: string): string | null {
+  // only the final newline goes: a branch name may hold (or end in) U+2028 and similar, which trim() and '.' drop
+  const head = readTextOr(path.join(gitDir, 'HEAD'))?.replace(/\r?\n$/, '') ?? '';
+  return /^ref: refs\/heads\/(.+)$/s.exec(head)?.[1] ?? null;
+}
+
 /** Every worktree of the repository at `commonDir` (`worktree`, when given, among them), read from the git directory: no git started. */
 export function worktreesOf(commonDir: string, worktree: string | null = null): string[] {
   const out = new Set(worktree ? [path.resolve(worktree)] : []);

@@ -10,7 +10,7 @@ import { looseCommitFiles } from './loose-read';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
 import { configFile, parseConfigFile } from './config-read';
 import { lockFileNamed } from './messages';
-import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
+import { listRefsInProcess, readHeadBranch, readsHook, RefsOnce } from './refs-read';
 import { trailerBlockLines } from './trailers';
 import { git, gitBounded, gitBytes, NO_PUSH_OPTIONS, READER_ENV, subcommand, type GitOptions, type Repo } from './run';
 import { MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type GitResult, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
@@ -129,13 +129,6 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
   } catch {
     return null;
   }
-}
-
-/** Reads HEAD directly: one file read instead of a process, and it works on an unborn branch. */
-function readHeadBranch(gitDir: string): string | null {
-  // only the final newline goes: a branch name may hold (or end in) U+2028 and similar, which trim() and '.' drop
-  const head = readTextOr(path.join(gitDir, 'HEAD'))?.replace(/\r?\n$/, '') ?? '';
-  return /^ref: refs\/heads\/(.+)$/s.exec(head)?.[1] ?? null;
 }
 
 
