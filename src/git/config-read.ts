@@ -18,6 +18,8 @@ const isAlpha = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x
 const isKeyChar = (c: number) => isAlpha(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
 const lower = (c: number) => (c >= 0x41 && c <= 0x5a ? c + 32 : c);
 const NL = 0x0a;
+/** the escapes git takes in a value (`\t`, `\b`, `\n`, `\\`, `\"`), by the character after the backslash */
+const ESCAPES: Record<number, string> = { 0x74: '\t', 0x62: '\b', 0x6e: '\n', 0x5c: '\\', 0x22: '"' };
 
 /**
  * One file's entries as git reads them (get_next_char, git_parse_source, get_base_var, get_value, parse_value of git
@@ -135,11 +137,8 @@ export function parseConfigFile(data: Buffer, o: { includes?: boolean } = {}): C
       if (c === 0x5c) {
         c = next();
         if (c === NL) continue;
-        if (c === 0x74) c = 0x09;
-        else if (c === 0x62) c = 0x08;
-        else if (c === 0x6e) c = NL;
-        else if (c !== 0x5c && c !== 0x22) return null;
-        value += String.fromCharCode(c);
+        if (!(c in ESCAPES)) return null;
+        value += ESCAPES[c];
         continue;
       }
       if (c === 0x22) {

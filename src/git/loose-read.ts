@@ -49,23 +49,14 @@ export function inflateLoose(oid: string, file: Buffer, max?: number): BatchObje
  * whole when an object needed is not loose, not of its type, or over its bound (`max`: the commit's, then each's).
  */
 export function looseCommitFiles(repo: Pick<Storage, 'commonDir' | 'objectFormat'>, commit: string, names: string[], max: number[] = []): { commit: BatchObject; files: Array<BatchObject | null> } | null {
-  const rawLength = repo.objectFormat === 'sha256' ? 32 : 20;
   const c = readLoose(repo, commit, max[0]);
   const tree = c?.type === 'commit' ? parseCommit(c.content).tree : undefined;
   const t = tree ? readLoose(repo, tree) : null;
-  if (!c || t?.type !== 'tree') return null;
-  const wanted = new Map<string, string>();
-  // entries: mode SP name NUL raw-oid
-  for (let at = 0; at < t.content.length; ) {
-    const nul = t.content.indexOf(0, at);
-    if (nul < 0) return null;
-    const name = t.content.subarray(t.content.indexOf(32, at) + 1, nul).toString('utf8');
-    if (names.includes(name)) wanted.set(name, t.content.subarray(nul + 1, nul + 1 + rawLength).toString('hex'));
-    at = nul + 1 + rawLength;
-  }
+  const entries = t?.type === 'tree' ? treeEntries(t.content, rawLength(repo)) : null;
+  if (!c || !entries) return null;
   const files: Array<BatchObject | null> = [];
   for (let i = 0; i < names.length; i++) {
-    const oid = wanted.get(names[i]);
+    const oid = entries.find((e) => e.name === names[i])?.oid;
     if (oid === undefined) {
       files.push(null);
       continue;
@@ -75,4 +66,20 @@ export function looseCommitFiles(repo: Pick<Storage, 'commonDir' | 'objectFormat
     files.push(o);
   }
   return { commit: c, files };
+}
+
+/** The length of an object id in raw bytes (a tree's entries hold them so). */
+export const rawLength = (repo: Pick<Storage, 'objectFormat'>) => (repo.objectFormat === 'sha256' ? 32 : 20);
+
+/** A raw tree's entries (`<mode> <name>\0<raw oid>`); null when it is cut short. */
+export function treeEntries(content: Buffer, raw: number): Array<{ mode: string; name: string; oid: string }> | null {
+  const out = [];
+  for (let at = 0; at < content.length; ) {
+    const sp = content.indexOf(32, at);
+    const nul = content.indexOf(0, at);
+    if (sp < 0 || nul < sp || nul + 1 + raw > content.length) return null;
+    out.push({ mode: content.toString('latin1', at, sp), name: content.toString('utf8', sp + 1, nul), oid: content.toString('hex', nul + 1, nul + 1 + raw) });
+    at = nul + 1 + raw;
+  }
+  return out;
 }

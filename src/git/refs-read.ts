@@ -1,13 +1,13 @@
 // The one ref reader in this process: packed-refs and loose ref files, read only where that is provably what
 // for-each-ref would print (a plain SHA-1 repository, plain loose ref files, every tip a loose commit; anything else is
 // null, and git answers), the listings a command keeps (RefsOnce: one read per fact per process), and who is told of
-// the refs read (onRefsRead); and the worktrees' directories, read from the git directory.
+// the refs read (onRefsRead); a packing's prunes; and the worktrees' directories, read from the git directory.
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { readTextOr } from '../read-file';
 import { readConfigInProcess } from './config-read';
 import { readLoose } from './loose-read';
-import { ListedRef, parseCommit, type RefRecord, type Storage } from './storage';
+import { parseCommit, RefRecord, type Storage } from './storage';
 import { commitTrailerBlock } from './trailers';
 
 /**
@@ -117,7 +117,7 @@ function tipRecord(repo: Pick<Storage, 'commonDir'>, ref: string, oid: string): 
   const c = parseCommit(o.content.toString('latin1'));
   const block = c.committerTime ? commitTrailerBlock(c.message) : null;
   // what for-each-ref prints is bytes, read as UTF-8 by the caller: the same here
-  return block === null ? null : new ListedRef(ref, oid, c.committerTime, Buffer.from(block, 'latin1').toString('utf8'));
+  return block === null ? null : new RefRecord(ref, oid, c.committerTime, Buffer.from(block, 'latin1').toString('utf8'));
 }
 
 /** listRefs(patterns) read in this process, or null: ask git. */
@@ -169,6 +169,17 @@ function covers(listed: string[], pattern: string): boolean {
 }
 
 /**
+ * The deletions in a `prepared` reference-transaction that are git packing refs, not removing them: packed-refs holds
+ * the same value and is not locked (git takes packed-refs.lock for every real deletion before the hook runs).
+ */
+export function packingPrunes(commonDir: string, updates: Array<{ ref: string; oldOid: string | null; newOid: string | null }>): Set<string> {
+  const deletions = updates.filter((u) => u.newOid === null && u.oldOid);
+  if (deletions.length === 0 || existsSync(path.join(commonDir, 'packed-refs.lock'))) return new Set();
+  const packed = packedRefs(commonDir);
+  return new Set(deletions.filter((u) => packed.get(u.ref) === u.oldOid).map((u) => u.ref));
+}
+
+/**
  * Told of the refs this process reads (the loss record compares what a command reads anyway: record/record-reads.ts).
  * Answers the record commit the refs were found to agree with, or null (not compared, or they differ); `agreed`: a
  * record commit these very refs (as a set) were found to agree with before.
@@ -212,6 +223,13 @@ export class RefsOnce {
   movedRefs(refs: string[]): void {
     for (const l of this.listings) for (const r of refs) l.moved.add(r);
   }
+}
+
+/** The branch a git directory's HEAD names, read directly: one file read instead of a process, and it works on an unborn branch. */
+export function readHeadBranch(gitDir: string): string | null {
+  // only the final newline goes: a branch name may hold (or end in) U+2028 and similar, which trim() and '.' drop
+  const head = readTextOr(path.join(gitDir, 'HEAD'))?.replace(/\r?\n$/, '') ?? '';
+  return /^ref: refs\/heads\/(.+)$/s.exec(head)?.[1] ?? null;
 }
 
 /** Every worktree of the repository at `commonDir` (`worktree`, when given, among them), read from the git directory: no git started. */

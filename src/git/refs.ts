@@ -1,7 +1,4 @@
-// What git says of ref names (a branch name it allows, the branches it knows, where HEAD points) and of a packing's prunes.
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { packedRefs } from './refs-read';
+// What git says of ref names: a branch name it allows, the branches it knows.
 import type { Repo } from './run';
 
 /** Whether git allows `name` as a branch name (`git check-ref-format --branch`: git's own rules, not a copy of them). */
@@ -12,7 +9,7 @@ export function isBranchName(repo: Repo, name: string): boolean {
 /** The branch names this clone knows: local ones and each remote's (without the remote's name), one for-each-ref. */
 export function knownBranchNames(repo: Repo): Set<string> {
   const out = new Set<string>();
-  for (const ref of repo.out(['for-each-ref', '--format=%(refname)', 'refs/heads/', 'refs/remotes/']).split('\n')) {
+  for (const { ref } of repo.listRefNames(['refs/heads/', 'refs/remotes/'])) {
     if (ref.startsWith('refs/heads/')) out.add(ref.slice('refs/heads/'.length));
     else if (ref.startsWith('refs/remotes/')) {
       const name = ref.split('/').slice(3).join('/');
@@ -20,21 +17,4 @@ export function knownBranchNames(repo: Repo): Set<string> {
     }
   }
   return out;
-}
-
-/** The ref a symbolic ref (HEAD) points to, or null when it is detached or not symbolic: a read, it moves nothing. */
-export function symbolicTarget(repo: Repo, name: string): string | null {
-  const r = repo.git(['symbolic-ref', '-q', name], { allowFail: true });
-  return r.status === 0 ? r.stdout.trim() : null;
-}
-
-/**
- * The deletions in a `prepared` reference-transaction that are git packing refs, not removing them: packed-refs holds
- * the same value and is not locked (git takes packed-refs.lock for every real deletion before the hook runs).
- */
-export function packingPrunes(commonDir: string, updates: Array<{ ref: string; oldOid: string | null; newOid: string | null }>): Set<string> {
-  const deletions = updates.filter((u) => u.newOid === null && u.oldOid);
-  if (deletions.length === 0 || existsSync(path.join(commonDir, 'packed-refs.lock'))) return new Set();
-  const packed = packedRefs(commonDir);
-  return new Set(deletions.filter((u) => packed.get(u.ref) === u.oldOid).map((u) => u.ref));
 }

@@ -10,11 +10,10 @@ import { looseCommitFiles } from './loose-read';
 import { addValue, keyValue, knownConfig, readConfig, remoteNames } from './config';
 import { configFile, parseConfigFile } from './config-read';
 import { lockFileNamed } from './messages';
-import { listRefsInProcess, readsHook, RefsOnce } from './refs-read';
-import { rowsOf } from './trailer-reads';
+import { listRefsInProcess, readHeadBranch, readsHook, RefsOnce } from './refs-read';
 import { trailerBlockLines } from './trailers';
-import { git, gitBounded, gitBytes, NO_PUSH_OPTIONS, READER_ENV, type GitOptions, type Repo } from './run';
-import { ListedRef, MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type GitResult, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, type RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
+import { git, gitBounded, gitBytes, NO_PUSH_OPTIONS, READER_ENV, subcommand, type GitOptions, type Repo } from './run';
+import { MOVE_REFS, reachableIn, WRITE_COMMIT, type BatchObject, type Bounded, type CasOutcome, type CommitSummary, type GitResult, type LogRecord, type MoveRefsOptions, type NetResult, type RefName, RefRecord, type RepoPlace, type RefOp, type SideRepository, type TreeEntry, type Walk } from './storage';
 
 export type { Repo } from './run';
 
@@ -45,8 +44,6 @@ export function openRepo(start: string = process.cwd()): Repo {
     bare,
     objectFormat: fmt === 'sha256' ? 'sha256' : 'sha1',
     branch: readHeadBranch(gitDir),
-    // the file discovery read already (config-read.ts reads a file once while it is unchanged): never a git process
-    storeFormat: storeFormatAt(commonDir),
     plain: !!found,
   });
   formatGate?.(repo);
@@ -70,7 +67,6 @@ export function storeFormatOf(text: string): number | null {
   return values.length ? (parseSetting('formatVersion', [values[values.length - 1][1]]) ?? Number.MAX_SAFE_INTEGER) : null;
 }
 
-const storeFormatAt = (commonDir: string): number | null => storeFormatOf(configFile(path.join(commonDir, 'config')).text ?? '');
 
 // Anything here changes where git looks for the repository or how it reads it: git itself answers then.
 const DISCOVERY_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_COMMON_DIR', 'GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT'];
@@ -135,13 +131,6 @@ function plainRepo(top: string, dotGit: string, st: Stats, topStat: Stats, me: n
   }
 }
 
-/** Reads HEAD directly: one file read instead of a process, and it works on an unborn branch. */
-function readHeadBranch(gitDir: string): string | null {
-  // only the final newline goes: a branch name may hold (or end in) U+2028 and similar, which trim() and '.' drop
-  const head = readTextOr(path.join(gitDir, 'HEAD'))?.replace(/\r?\n$/, '') ?? '';
-  return /^ref: refs\/heads\/(.+)$/s.exec(head)?.[1] ?? null;
-}
-
 
 /** The arguments of `git rev-list` for a walk. */
 const walkArgs = (w: Walk): string[] => [
@@ -155,6 +144,13 @@ const walkArgs = (w: Walk): string[] => [
 ];
 
 const lines = (s: string): string[] => s.split('\n').filter(Boolean);
+
+/** `git log` output whose format ends each of its `n` fields in a NUL (git prints none from a message), as rows. */
+function rowsOf(stdout: string, n: number): string[][] {
+  const f = stdout.split('\0');
+  // each commit's first field follows the newline git ends the one before with
+  return Array.from({ length: Math.floor(f.length / n) }, (_, i) => f.slice(i * n, (i + 1) * n)).map(([first, ...rest]) => [first.replace(/^\n/, ''), ...rest]);
+}
 
 /** The system's temporary directory; node:os loaded at the first temporary file, not by every guard run. */
 const tmpdir = (): string => (require('node:os') as typeof import('node:os')).tmpdir();
@@ -201,7 +197,7 @@ function cutListing(s: string): RefRecord[] {
     // NUL separates fields and git never prints one from a message: a record out of step is a broken read, not data
     const oid = s.slice(a + 1, b);
     if (!ref.startsWith('refs/') || (oid.length !== 40 && oid.length !== 64)) throw new HandoffError('integrity', 'unreadable-refs', `git for-each-ref printed a record that does not parse (${JSON.stringify(ref.slice(0, 80))})`);
-    out.push(new ListedRef(ref, oid, Number(s.slice(b + 1, c)) || 0, s.slice(c + 1, d)));
+    out.push(new RefRecord(ref, oid, Number(s.slice(b + 1, c)) || 0, s.slice(c + 1, d)));
     at = d + 1;
   }
   return out;
@@ -229,8 +225,14 @@ class GitRepo implements Repo {
     Object.assign(this, place);
   }
 
+  // the file discovery read already (config-read.ts reads a file once while it is unchanged): never a git process
+  get storeFormat() {
+    return storeFormatOf(configFile(path.join(this.commonDir, 'config')).text ?? '');
+  }
+
   git(args: string[], opts: GitOptions = {}): GitResult {
-    this.forgetUnlessRead(args);
+    // a command that may move refs ends the kept listing
+    if (this.kept && !READS.has(subcommand(args))) this.kept = null;
     return git(args, { cwd: this.cwd, ...opts });
   }
 
@@ -242,12 +244,6 @@ class GitRepo implements Repo {
   private outOrNull(args: string[], opts: GitOptions = {}): string | null {
     const r = this.git(args, { ...opts, allowFail: true });
     return r.status === 0 ? r.stdout : null;
-  }
-
-  /** A command that may move refs ends the kept listing (a `-c` option pair is not the command). */
-  private forgetUnlessRead(args: string[]): void {
-    const at = args.findIndex((a, i) => a !== '-c' && args[i - 1] !== '-c');
-    if (this.kept && !READS.has(args[at])) this.kept = null;
   }
 
   // ---- refs
@@ -314,9 +310,6 @@ class GitRepo implements Repo {
   resolve(spec: string) {
     return this.outOrNull(['rev-parse', '-q', '--verify', spec])?.trim() || null;
   }
-  hasCommit(oid: string) {
-    return this.outOrNull(['cat-file', '-e', `${oid}^{commit}`]) !== null;
-  }
   readObjects(specs: string[], maxBuffer?: number): Array<BatchObject | null> {
     if (specs.length === 0) return [];
     const buf = gitBytes(['cat-file', '--batch'], { cwd: this.cwd, input: specs.join('\n') + '\n', maxBuffer }).stdout;
@@ -340,7 +333,7 @@ class GitRepo implements Repo {
     } catch (e) {
       if (!(e instanceof HandoffError) || e.code !== 'output-too-large') throw e;
     }
-    const sizes = this.objectSizes(specs);
+    const sizes = this.objectInfo(specs);
     const read = this.readObjects(specs.filter((_, i) => sizes[i] && sizes[i]!.size <= max[i]));
     let j = 0;
     return specs.map((_, i) => (!sizes[i] ? null : sizes[i]!.size > max[i] ? { oversize: sizes[i]!.size } : read[j++]));
@@ -358,21 +351,14 @@ class GitRepo implements Repo {
     rest.forEach((oid, j) => this.filesRead.set(key(oid), read.slice(j * (names.length + 1), (j + 1) * (names.length + 1))));
     return oids.map((oid) => this.filesRead.get(key(oid))!);
   }
-  objectSizes(specs: string[]) {
-    const lines = this.batchCheck(specs, '%(objecttype) %(objectsize)');
-    return specs.map((_, i) => {
-      const m = /^(\S+) (\d+)$/.exec(lines[i] ?? '');
-      return m ? { type: m[1], size: Number(m[2]) } : null;
-    });
-  }
-  objectIds(specs: string[]) {
-    const answers = this.batchCheck(specs, '%(objectname)');
-    return specs.map((_, i) => (/^[0-9a-f]{40,64}$/.test(answers[i] ?? '') ? answers[i] : null));
-  }
-  /** `git cat-file --batch-check=<format>` of many objects (any rev syntax): its line for each, in order (a missing one's says so). */
-  private batchCheck(specs: string[], format: string): string[] {
+  objectInfo(specs: string[]) {
     if (specs.length === 0) return [];
-    return this.git(['cat-file', `--batch-check=${format}`], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
+    // a line for each, in order; a missing or ambiguous one's says so
+    const lines = this.git(['cat-file', '--batch-check'], { input: specs.join('\n') + '\n', allowFail: true }).stdout.split('\n');
+    return specs.map((_, i) => {
+      const m = /^([0-9a-f]{40,64}) (\S+) (\d+)$/.exec(lines[i] ?? '');
+      return m ? { oid: m[1], type: m[2], size: Number(m[3]) } : null;
+    });
   }
   describeCommits(oids: string[]): CommitSummary[] {
     if (oids.length === 0) return [];
@@ -393,9 +379,6 @@ class GitRepo implements Repo {
   blobId(content: string) {
     return this.out(['hash-object', '--stdin'], { input: content });
   }
-  writeBlob(content: string) {
-    return this.writeObject(content, 'blob');
-  }
   /** One object (a blob, or a commit given whole: a rewrite keeping its author and committer), in this process where loose.ts can. */
   private writeObject(content: string, type: 'blob' | 'commit'): string {
     const target = looseTarget(this);
@@ -409,7 +392,7 @@ class GitRepo implements Repo {
     }
     // else in one git process: `hash-object --stdin-paths` over temporary files, no filters (stored as given)
     const dir = contents.length > 1 ? privateTempDir() : null;
-    if (!dir) return contents.map((c) => this.writeBlob(c));
+    if (!dir) return contents.map((c) => this.writeObject(c, 'blob'));
     try {
       const files = contents.map((c, i) => {
         const f = path.join(dir, String(i));
@@ -465,11 +448,7 @@ class GitRepo implements Repo {
     return lines(this.out(['merge-base', '--independent', ...oids]));
   }
   commits(w: Walk) {
-    return lines(this.out(['rev-list', ...walkArgs(w)]));
-  }
-  commitsOrProblem(w: Walk) {
-    const r = this.git(['rev-list', ...walkArgs(w)], { allowFail: true });
-    return r.status === 0 ? lines(r.stdout) : { problem: r.stderr.trim() };
+    return lines(this.git(['rev-list', ...walkArgs(w)], { allowFail: w.lenient }).stdout);
   }
   revCount(tip: string, o: { firstParent?: boolean } = {}) {
     const loose = o.firstParent ? null : countLooseCommits(this.commonDir, tip);
@@ -490,7 +469,7 @@ class GitRepo implements Repo {
     const todo = [...new Set(heads)].filter((h) => /^[0-9a-f]{4,64}$/.test(h) && h !== tip && !this.countsRead.has(`${h}...${tip}`));
     // one is leftRight's own process
     if (todo.length < 2) return;
-    const ids = this.objectIds(todo.map((h) => `${h}^{commit}`));
+    const ids = this.objectInfo(todo.map((h) => `${h}^{commit}`)).map((o) => o?.oid ?? null);
     todo.forEach((h, i) => ids[i] === null && this.countsRead.set(`${h}...${tip}`, null));
     const known = todo.flatMap((h, i) => (ids[i] ? [{ h, id: ids[i]! }] : []));
     // the commits every one of them reaches count on neither side: the walk stops at their best common ancestors
@@ -530,9 +509,6 @@ class GitRepo implements Repo {
     }
     return graph;
   }
-  roots() {
-    return lines(this.outOrNull(['rev-list', '--max-parents=0', 'HEAD']) ?? '');
-  }
   unreachableCommits() {
     const r = this.git(['fsck', '--unreachable', '--no-reflogs', '--no-progress'], { allowFail: true });
     if (r.status !== 0 && !r.stdout) throw new HandoffError('integrity', 'fsck-failed', `git fsck could not list the unreachable objects: ${r.stderr.trim()}`);
@@ -553,10 +529,6 @@ class GitRepo implements Repo {
     const limit = [...(o.max === undefined ? [] : [`--max-count=${o.max}`]), ...(o.since === undefined ? [] : [`--since=@${o.since}`])];
     return rowsOf(this.outOrNull(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n' }) ?? '', fields.length);
   }
-  signature(oid: string): [string, string, string] {
-    const [g = '', k = '', s = ''] = rowsOf(this.git(['log', '-1', '--format=%G?%x00%GK%x00%GS%x00', oid], { allowFail: true }).stdout, 3)[0] ?? [];
-    return [g, k, s];
-  }
   commitsVia(from: string[], o: { not?: string[]; grep?: string[] } = {}) {
     if (from.length === 0) return [];
     // revisions on stdin (a sync of thousands of refs names more than a command line holds), options where stdin takes none
@@ -565,7 +537,7 @@ class GitRepo implements Repo {
     const input = [...from.filter((a) => !option(a)), ...not.filter((a) => !option(a)).map((a) => `^${a}`), ''].join('\n');
     const grep = o.grep?.length ? ['--fixed-strings', ...o.grep.map((t) => `--grep=${t}`)] : [];
     const args = ['log', '--source', ...grep, '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...from.filter(option), '--stdin', '--not', ...not.filter(option), '--'];
-    return rowsOf(this.outOrNull(args, { input }) ?? '', 4).map(([oid, source, ct, block]) => new ListedRef(source, oid, Number(ct), block));
+    return rowsOf(this.outOrNull(args, { input }) ?? '', 4).map(([oid, source, ct, block]) => new RefRecord(source, oid, Number(ct), block));
   }
 
   // ---- configuration
@@ -583,9 +555,6 @@ class GitRepo implements Repo {
   setLocalConfig(key: string, value: string, replacing?: string) {
     const r = this.git(['config', ...(replacing === undefined ? ['--local', key, value] : ['--local', '--fixed-value', '--replace-all', key, value, replacing])], { allowFail: true });
     return { ok: r.status === 0, locked: /could not lock config file/i.test(r.stderr) };
-  }
-  readStoreFormat() {
-    return storeFormatAt(this.commonDir);
   }
   remoteNames = () => remoteNames(this);
   remoteUrl(remote: string, o: { push?: boolean } = {}) {

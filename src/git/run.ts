@@ -95,9 +95,12 @@ function lockWriteErrno(stderr: string): string | undefined {
   return undefined;
 }
 
+/** The git command an argument list runs: its first word that is no option nor a `-c` option's value. */
+export const subcommand = (args: string[]): string => args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? args[0];
+
 function check<T extends { status: number; stderr: string }>(args: string[], res: T, opts: GitOptions): T {
   // a disk that refuses git's write fails the command whatever the caller allows: exit 7, never a parsed outcome
-  const disk = res.status !== 0 ? diskError(gitDiskErrno(res.stderr) ?? lockWriteErrno(res.stderr), `git ${args.find((a, i) => !a.startsWith('-') && args[i - 1] !== '-c') ?? args[0]}: ${res.stderr.trim().split('\n').pop()}`) : null;
+  const disk = res.status !== 0 ? diskError(gitDiskErrno(res.stderr) ?? lockWriteErrno(res.stderr), `git ${subcommand(args)}: ${res.stderr.trim().split('\n').pop()}`) : null;
   if (disk) throw disk;
   if (res.status !== 0 && !opts.allowFail) {
     throw new HandoffError('internal', 'git-failed', `git ${args[0]} failed: ${res.stderr.trim() || `exit ${res.status}`}`, {

@@ -13,16 +13,8 @@ export interface RefName {
   oid: string;
 }
 
-export interface RefRecord extends RefName {
-  /** committer time, unix seconds */
-  time: number;
-  /** the tip's trailer block as git prints it (`%(trailers)`), one element per line, and whole */
-  readonly trailers: string[];
-  readonly block: string;
-}
-
-/** A record of a listing: its trailer lines split from the block when first asked for. */
-export class ListedRef implements RefRecord {
+/** A tip as listed with its committer time (unix seconds) and trailer block as git prints it (`%(trailers)`), split in lines when first asked for. */
+export class RefRecord implements RefName {
   #lines: string[] | undefined;
   constructor(
     readonly ref: string,
@@ -102,6 +94,8 @@ export interface Walk {
   /** at most this many commits, merges left out when `noMerges` */
   max?: number;
   noMerges?: boolean;
+  /** none, rather than a throw, when git cannot walk them (an object missing) */
+  lenient?: boolean;
 }
 
 export interface GitResult {
@@ -141,8 +135,8 @@ export interface RepoPlace {
   readonly objectFormat: 'sha1' | 'sha256';
   /** the checked-out branch (short name), null when HEAD is detached */
   readonly branch: string | null;
-  /** `handoff.formatVersion` in the repository's own config file (SPEC 2 "Format version") */
-  storeFormat?: number | null;
+  /** `handoff.formatVersion` in the repository's own config file as it says now (SPEC 2 "Format version") */
+  readonly storeFormat?: number | null;
   /** found without git: this user's, plain configuration, no GIT_DIR or command-line configuration */
   readonly plain?: boolean;
 }
@@ -173,17 +167,14 @@ export interface Storage extends RepoPlace {
   // ---- objects
   /** The object a revision names (`<oid>^{tree}`, `<ref>^{commit}`), or null. */
   resolve(spec: string): string | null;
-  hasCommit(oid: string): boolean;
   /** Many objects (any revision syntax, `<oid>:handoff.md`) in one read; null where missing. */
   readObjects(specs: string[], maxBuffer?: number): Array<BatchObject | null>;
   /** readObjects that never reads an object over its limit: those come back as { oversize }. */
   readObjectsBounded(specs: string[], max: number[]): Bounded[];
   /** Each commit and files of its tree, each within its bound (the commit's, then each file's): one read for them all, kept for the process (an object never changes under its id). */
   readCommitFiles(oids: string[], names: string[], max: number[]): Bounded[][];
-  /** Type and size of many objects; null where missing, not named uniquely, or git could not tell. */
-  objectSizes(specs: string[]): Array<{ type: string; size: number } | null>;
-  /** The id of many objects (`<commit>:<path>`); null where missing. */
-  objectIds(specs: string[]): Array<string | null>;
+  /** Id, type and size of many objects (any revision syntax: `<commit>:<path>`); null where missing, not named uniquely, or git could not tell. */
+  objectInfo(specs: string[]): Array<{ oid: string; type: string; size: number } | null>;
   /** Parents, tree, time, subject and trailers of many commits, in the order given (missing ones left out). */
   describeCommits(oids: string[]): CommitSummary[];
   /** The entries of a tree; throws when it cannot be read. */
@@ -192,7 +183,6 @@ export interface Storage extends RepoPlace {
   readTreeDeep(treeish: string): TreeEntry[] | null;
   /** The object id a blob of `content` would have, written nowhere. */
   blobId(content: string): string;
-  writeBlob(content: string): string;
   writeBlobs(contents: string[]): string[];
   /** A tree of entries, blobs of mode 100644 unless their mode and type are given (kept as given). */
   writeTree(entries: Array<{ name: string; oid: string; mode?: string; type?: string }>): string;
@@ -206,10 +196,8 @@ export interface Storage extends RepoPlace {
   mergeBase(a: string, b: string): string | null;
   /** Those of `oids` no other of them reaches (`merge-base --independent`). */
   independent(oids: string[]): string[];
-  /** The commits of a walk, newest first (oldestFirst: oldest first); throws when an object is missing. */
+  /** The commits of a walk, newest first (oldestFirst: oldest first); throws when an object is missing, unless lenient. */
   commits(w: Walk): string[];
-  /** commits, a missing object said rather than thrown. */
-  commitsOrProblem(w: Walk): string[] | { problem: string };
   /** How many commits `tip` reaches (`firstParent`: along first parents), in this process while they are loose; null when it cannot be read. */
   revCount(tip: string, o?: { firstParent?: boolean }): number | null;
   /** Commits only `a` reaches and only `b` reaches; null when either cannot be read. Once a process for each pair. */
@@ -220,16 +208,12 @@ export interface Storage extends RepoPlace {
   commitChanges(oids: string[]): Array<{ commit: string; path: string; before: string; after: string }>;
   /** Every commit the tips reach with its parents; null when an object is missing. */
   parentsOf(tips: string[]): Map<string, string[]> | null;
-  /** The root commits of HEAD (empty without a commit). */
-  roots(): string[];
   /** Commits no ref reaches (reflogs not counted); throws when git cannot tell. */
   unreachableCommits(): string[];
   /** Every version `rev` reaches, newest first, with what git says of each signature; `unsure`: git said a signature could not be checked. */
   history(rev: string): { entries: LogRecord[]; unsure: boolean };
   /** The commits `refs` reach (newest first, at most `max`, made since `since` in unix seconds), each as its `fields` (git log's format atoms); empty when git cannot walk them. */
   logFields(refs: string[], fields: string[], o: { max?: number; since?: number }): string[][];
-  /** What git says of one commit's signature (%G?, %GK, %GS). */
-  signature(oid: string): [string, string, string];
   /** Each commit `from` reaches and `not` does not, `ref` the ref it came through; `grep`: messages holding one of these texts. Empty when git cannot walk them. */
   commitsVia(from: string[], o?: { not?: string[]; grep?: string[] }): RefRecord[];
 
@@ -244,8 +228,6 @@ export interface Storage extends RepoPlace {
   changeLocalConfig(key: string, o: { add: string } | { remove: string }): void;
   /** Sets a key in the repository's own config file (`replacing`: only the value equal to it); `locked` when another process held the file. */
   setLocalConfig(key: string, value: string, replacing?: string): { ok: boolean; locked: boolean };
-  /** `handoff.formatVersion` as the repository's config file says now. */
-  readStoreFormat(): number | null;
   remoteNames(): string[];
   /** A remote's address (`push`: the one it pushes to), empty when git has none. */
   remoteUrl(remote: string, o?: { push?: boolean }): string;

@@ -65,39 +65,27 @@ export function trailerReader<One extends string, List extends string = never>(
 }
 
 function makeReader<One extends string, List extends string>(one: Record<One, string>, list: Record<List, string>, o: { controlsInValues?: boolean }) {
-  const toOne = new Map<string, One>(Object.entries<string>(one).flatMap(([f, k]) => [[k, f as One], [k.toLowerCase(), f as One]]));
-  const toList = new Map<string, List>(Object.entries<string>(list).flatMap(([f, k]) => [[k, f as List], [k.toLowerCase(), f as List]]));
+  // each key, in its exact spelling and in lower case: its field, and whether it repeats
+  const keys = new Map<string, { field: string; many: boolean }>();
+  for (const [table, many] of [[one, false], [list, true]] as const) {
+    for (const [field, key] of Object.entries<string>(table)) for (const k of [key, key.toLowerCase()]) keys.set(k, { field, many });
+  }
   // shared by every reading without list values: list reads 10,000 rows and most carry none
   const NONE = Object.freeze([]) as unknown as string[];
   const blank = { problem: null } as Record<string, unknown>;
-  for (const f of toOne.values()) blank[f] = null;
-  for (const f of toList.values()) blank[f] = NONE;
-  const ambiguous = (t: Record<string, unknown>, why: string) => {
-    for (const f of toOne.values()) t[f] = null;
-    for (const f of toList.values()) t[f] = NONE;
-    t.problem = `ambiguous trailer block (${why})`;
-    return t as TrailerReading<One, List>;
-  };
-  // the keys the fast path takes (each in its exact spelling and in lower case), by length: no string cut to look one up
-  const byLength: Array<Array<{ key: string; one?: One; many?: List }>> = [];
-  for (const [key, f] of toOne) (byLength[key.length] ??= []).push({ key, one: f });
-  for (const [key, f] of toList) (byLength[key.length] ??= []).push({ key, many: f });
+  for (const { field, many } of keys.values()) blank[field] = many ? NONE : null;
+  const ambiguous = (t: Record<string, unknown>, why: string) => Object.assign(t, blank, { problem: `ambiguous trailer block (${why})` }) as TrailerReading<One, List>;
+  // the keys the fast path takes, by length: no string cut to look one up
+  const byLength: Array<Array<{ key: string; field: string; many: boolean }>> = [];
+  for (const [key, f] of keys) (byLength[key.length] ??= []).push({ key, ...f });
   // One line, text[from, to) (not empty), into t: undefined to go on, or the ambiguous reading to return.
   const take = (t: Record<string, unknown>, text: string, from: number, to: number, plain: boolean): TrailerReading<One, List> | undefined => {
     // fast path, what this tool writes: a key in its exact spelling, ": ", a value without controls
     const colon = text.indexOf(': ', from);
-    let field: string | undefined;
-    let many: string | undefined;
-    if (colon > from && colon < to) {
-      for (const k of byLength[colon - from] ?? []) {
-        if (!text.startsWith(k.key, from)) continue;
-        field = k.one;
-        many = k.many;
-        break;
-      }
-    }
+    let hit: { field: string; many: boolean } | undefined =
+      colon > from && colon < to ? byLength[colon - from]?.find((k) => text.startsWith(k.key, from)) : undefined;
     let value: string;
-    if ((field || many) && (plain || !VALUE_CONTROL.test(text.slice(from, to)))) value = text.slice(colon + 2, to);
+    if (hit && (plain || !VALUE_CONTROL.test(text.slice(from, to)))) value = text.slice(colon + 2, to);
     else {
       const line = text.slice(from, to);
       const m = TRAILER_LINE.exec(line);
@@ -106,18 +94,17 @@ function makeReader<One extends string, List extends string>(one: Record<One, st
         if (!/^\s/.test(line) && !VALUE_CONTROL.test(line) && !/^[^:]*[A-Za-z0-9-]\s*:/.test(line)) return undefined;
         return ambiguous(t, /^\s/.test(line) ? 'a continuation line' : VALUE_CONTROL.test(line) ? 'a control character' : 'a line that is not `Key: value`');
       }
-      field = toOne.get(m[1]) ?? toOne.get(m[1].toLowerCase());
-      many = field ? undefined : (toList.get(m[1]) ?? toList.get(m[1].toLowerCase()));
-      if (!field && !many) return undefined;
+      hit = keys.get(m[1]) ?? keys.get(m[1].toLowerCase());
+      if (!hit) return undefined;
       value = m[2];
     }
-    if (many) {
-      const v = t[many] as string[];
-      (v === NONE ? (t[many] = [] as string[]) : v).push(value.trim());
+    if (hit.many) {
+      const v = t[hit.field] as string[];
+      (v === NONE ? (t[hit.field] = [] as string[]) : v).push(value.trim());
       return undefined;
     }
-    if (t[field!] !== null) return ambiguous(t, `two ${one[field as One]} trailers`);
-    t[field!] = value.trim();
+    if (t[hit.field] !== null) return ambiguous(t, `two ${one[hit.field as One]} trailers`);
+    t[hit.field] = value.trim();
     return undefined;
   };
   const block = (text: string): TrailerReading<One, List> => {

@@ -6,6 +6,7 @@ import type { Config } from '../git/config';
 import { configFiles } from '../git/config-files';
 import { keyName } from '../config-keys';
 import { trustedRepository } from '../git/trust';
+import { readHeadBranch } from '../git/refs-read';
 import { handoffDir } from '../handoff/state/paths';
 import { appendState, writeState } from '../handoff/state/state-file';
 import { userMac, userMacIfKeyed } from '../handoff/state/user-key';
@@ -52,10 +53,7 @@ export function walkUp(start: string): Location | null {
 }
 
 /** The branch checked out in a location, read from HEAD. */
-export function headBranch(loc: Location): string | null {
-  const m = /^ref: refs\/heads\/(.+)$/.exec((readTextOr(path.join(loc.gitDir, 'HEAD')) ?? '').trim());
-  return m ? m[1] : null;
-}
+export const headBranch = (loc: Location): string | null => readHeadBranch(loc.gitDir);
 
 export const cacheFile = (loc: Pick<Location, 'commonDir'>) => path.join(handoffDir(loc.commonDir), 'guard-config.json');
 

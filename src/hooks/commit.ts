@@ -34,10 +34,8 @@ const AUTO_COMMENT = '#;@!$%^&|:';
 function cleanupMode(c: HookContext, source?: string): 'strip' | 'whitespace' | 'verbatim' | 'scissors' {
   const set = commandLineCleanup() ?? messageConfig(c).cleanup;
   const edited = c.env.GIT_EDITOR !== ':' || source === '' || source === 'template';
-  if (set === 'verbatim' || set === 'whitespace') return set;
-  if (set === 'strip') return 'strip';
-  if (set === 'scissors') return edited ? 'scissors' : 'whitespace';
-  return edited ? 'strip' : 'whitespace';
+  if (set === 'verbatim' || set === 'whitespace' || set === 'strip') return set;
+  return edited ? (set === 'scissors' ? 'scissors' : 'strip') : 'whitespace';
 }
 
 /** `git commit --cleanup=<mode>` from the git command line running this hook (git tells its hooks nothing of it). */
@@ -79,11 +77,10 @@ const messageConfigs = new WeakMap<HookContext, MessageConfig>();
 function messageConfig(c: HookContext): MessageConfig {
   let m = messageConfigs.get(c);
   if (!m) {
-    const own = readConfigInProcess(c.repo, /^(core\.commentchar$|commit\.cleanup$|trailer\.)/);
-    const comment = own ? own.get('core.commentchar')?.at(-1) : configValue(c.config(), 'core.commentChar');
-    const cleanup = own ? own.get('commit.cleanup')?.at(-1) : configValue(c.config(), 'commit.cleanup');
-    const trailerKeys = own ? [...own.keys()].filter((k) => k.startsWith('trailer.')).length : 1;
-    m = { comment, cleanup, defaultTrailers: trailerKeys === 0 && (comment === undefined || comment === '#') };
+    const comment = configValue(c.config(), 'core.commentChar');
+    // no trailer.* key, as far as this process can tell (else git writes the trailers)
+    const trailers = readConfigInProcess(c.repo, /^trailer\./);
+    m = { comment, cleanup: configValue(c.config(), 'commit.cleanup'), defaultTrailers: trailers?.size === 0 && (comment === undefined || comment === '#') };
     messageConfigs.set(c, m);
   }
   return m;

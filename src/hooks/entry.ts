@@ -40,16 +40,6 @@ const HANDLERS: Record<string, { run: () => HookHandler; stdin: boolean }> = {
   'reference-transaction': { run: () => referenceTransaction, stdin: true },
 };
 
-/** The acting session from the environment; an invalid id is an error (never a person: that would drop the checks). */
-function sessionOf(env: NodeJS.ProcessEnv): { id: string; source: string; client: string } | { invalid: string } | null {
-  try {
-    const s = resolveSession(undefined, env);
-    return s ? { id: s.id, source: s.source, client: s.client } : null;
-  } catch (e) {
-    return { invalid: (e as Error).message };
-  }
-}
-
 /** Whether `<old> <new> <ref>` lines name a handoff or archive ref. */
 const namesHandoffRef = (input: string) => /^\S+ \S+ refs\/(handoffs|handoff-archive)\//m.test(input);
 
@@ -59,28 +49,28 @@ export async function runGithook(name: string, argv: string[]): Promise<number> 
   if (name === 'pre-receive') return preReceiveHook();
   const handler = HANDLERS[name];
   if (!handler) return 0;
-  let repo: Repo | null = null;
   let input = '';
   try {
     input = handler.stdin ? readFileSync(0, 'utf8') : '';
-    repo = openRepo();
-    const found = sessionOf(process.env);
-    if (found && 'invalid' in found) {
+    const repo = openRepo();
+    // the acting session from the environment; an invalid id is an error (never a person: that would drop the checks)
+    let session: ReturnType<typeof resolveSession>;
+    try {
+      session = resolveSession(undefined, process.env);
+    } catch (e) {
       // only `prepared` can stop a reference transaction; the other states are told nothing new
       if (name === 'reference-transaction' && args[0] !== 'prepared') return 0;
       process.stderr.write(
-        `git-handoff (${name} hook): ${found.invalid.replace(/[\x00-\x1f\x7f]/g, '?')}.\n` +
+        `git-handoff (${name} hook): ${(e as Error).message.replace(/[\x00-\x1f\x7f]/g, '?')}.\n` +
           `A session id names who is committing; an invalid one is refused rather than taken for a person.\n` +
           `Set a valid id (letters, digits, . _ : -; at most 128), or unset it to commit as a person: unset GIT_HANDOFF_SESSION\n`,
       );
       return EXIT.usage;
     }
-    const session = found;
     let config: Config | null = null;
-    const r = repo;
-    const ctx: HookContext = { repo: r, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, client: session?.client ?? null, env: process.env, stub, config: () => (config ??= readConfig(r)) };
+    const ctx: HookContext = { repo, args, input, session: session?.id ?? null, sessionSource: session?.source ?? null, client: session?.client ?? null, env: process.env, stub, config: () => (config ??= readConfig(repo)) };
     const refusal = await handler.run()(ctx);
-    if (stub === 'older') refreshOlderStubs(r);
+    if (stub === 'older') refreshOlderStubs(repo);
     if (!refusal) return 0;
     const { formatRefusal } = require('./refusal') as typeof import('./refusal');
     if (process.env.GIT_HANDOFF_BYPASS === '1') {

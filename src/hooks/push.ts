@@ -1,7 +1,6 @@
 // pre-push: no commit carrying two sessions' ids leaves the machine, handoff updates are held to the
 // invariant against the remote's value, and with handoff.autoSync the changed handoffs go along.
 import { setting } from '../config-keys';
-import { logTrailers } from '../git/trailer-reads';
 import { claimedSessions } from '../handoff/store/document';
 import { LEASE_PREFIX } from '../handoff/store/names';
 import type { HookContext } from './handler';
@@ -38,7 +37,8 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
   const remoteOids = lines.map((l) => l.remote).filter((o): o is string => !!o);
   const known = c.repo.readObjects(remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
   // git's trailer block of each commit, read by the one reader
-  return logTrailers(c.repo, [...tips, '--not', ...known, `--remotes=${remoteName}`])
+  return c.repo
+    .commitsVia(tips, { not: [...known, `--remotes=${remoteName}`] })
     .map((r) => ({ oid: r.oid, sessions: claimedSessions(r.trailers) }))
     .filter((r) => r.sessions.length > 1);
 }
@@ -52,8 +52,7 @@ function droppedOnRemote(c: HookContext, remoteName: string, lines: PushLine[]):
     if (line.local && c.repo.isAncestor(line.remote!, line.local)) continue;
     const tracking = `refs/remotes/${remoteName}/${line.remoteRef.slice('refs/heads/'.length)}`;
     const range = line.local ? [line.remote!, `^${line.local}`] : [line.remote!, ...onlyInArgs([tracking]).slice(1)];
-    const walked = c.repo.commitsOrProblem({ from: range });
-    const dropped = Array.isArray(walked) ? foreignCommits(c.repo, walked, c.session!) : [];
+    const dropped = foreignCommits(c.repo, c.repo.commits({ from: range, lenient: true }), c.session!);
     if (dropped.length) return { line, dropped };
   }
   return null;

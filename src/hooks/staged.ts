@@ -1,5 +1,6 @@
 // Staged changes checked against the other sessions known here (claims, latest writers, recent commits): commit.ts loads it.
-import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { realpathOr } from '../read-file';
 import path from 'node:path';
 import { setting } from '../config-keys';
 import { claimsMarker } from '../handoff/state/claims-marker';
@@ -36,7 +37,6 @@ export function stagedClaims(c: HookContext): Refusal | null {
 
 /** A session's commit: staged paths another live session claims or last wrote here, or content taking back its commit. */
 export function sessionStaged(c: HookContext, othersKnown: boolean): Refusal | null {
-  const wt = c.repo.worktree!;
   const claimed = stagedClaims(c);
   if (claimed || !othersKnown) return claimed;
   // git is asked for the staged paths only once another live session could own one
@@ -44,7 +44,8 @@ export function sessionStaged(c: HookContext, othersKnown: boolean): Refusal | n
   const staged = () => (names ??= new Set(stagedPaths(c)));
   // every other live session once (one read of the leases), this worktree's by its path as git reports it
   const live = listSessions(c.repo, { config: c.config() }).filter((s) => s.session !== c.session && s.status === 'live');
-  const here = realWorktree(wt);
+  // its links resolved, as `listSessions` names worktrees
+  const here = realpathOr(c.repo.worktree!);
   const mine = live.filter((s) => s.worktree === here && s.paths.length > 0);
   const others = mine.length === 0 ? [] : mine.map((s) => ({ ...s, paths: s.paths.filter((p) => staged().has(p)) })).filter((s) => s.paths.length > 0);
   if (others.length === 0) return revertsForeignCommit(c, new Set(live.map((s) => s.session)), staged);
@@ -64,15 +65,6 @@ export function sessionStaged(c: HookContext, othersKnown: boolean): Refusal | n
     ],
     data: { session: c.session, conflicts: others.map((s) => ({ session: s.session, paths: s.paths })) },
   };
-}
-
-/** A worktree's path with its links resolved, as `listSessions` names worktrees. */
-function realWorktree(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return path.resolve(p);
-  }
 }
 
 const ZERO = /^0+$/;
@@ -97,8 +89,7 @@ function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => S
   if (['REVERT_HEAD', 'CHERRY_PICK_HEAD'].some((f) => existsSync(path.join(c.repo.gitDir, f)))) return null;
   const reset = refusedReset(c);
   if (live.size === 0 && reset.size === 0) return null;
-  const walked = c.repo.commitsOrProblem({ from: ['HEAD'], max: RECENT, noMerges: true });
-  const recent = Array.isArray(walked) ? walked : [];
+  const recent = c.repo.commits({ from: ['HEAD'], max: RECENT, noMerges: true, lenient: true });
   const trailers = readTrailersOf(c.repo, recent);
   const theirs = recent.filter((o) => reset.has(o) || live.has(trailers.get(o)?.session ?? ''));
   if (theirs.length === 0) return null;
@@ -107,7 +98,7 @@ function revertsForeignCommit(c: HookContext, live: Set<string>, staged: () => S
   if (changes.length === 0) return null;
   // the index and HEAD blobs of those paths, in one cat-file
   const specs = changes.flatMap((ch) => [`:${ch.path}`, `HEAD:${ch.path}`]);
-  const blobs = c.repo.objectIds(specs);
+  const blobs = c.repo.objectInfo(specs).map((o) => o?.oid ?? null);
   const same = (a: string | null, b: string) => (a === null ? ZERO.test(b) : a === b);
   const reverted = changes.filter((ch, i) => same(blobs[2 * i], ch.before) && same(blobs[2 * i + 1], ch.after) && ch.before !== ch.after);
   if (reverted.length === 0) return null;

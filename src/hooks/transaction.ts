@@ -2,7 +2,7 @@
 // and, when the acting session is known, no branch update that drops another session's commits.
 import { lstatSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { packingPrunes, symbolicTarget } from '../git/refs';
+import { packingPrunes } from '../git/refs-read';
 import type { Repo } from '../git/repo';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, NOTES_REF } from '../handoff/store/names';
 import { foreignCommits, onlyInArgs } from '../handoff/store/ownership';
@@ -26,9 +26,12 @@ export function handoffRefusal(found: ReceiveRefusal[], where: string, fetchHint
   };
 }
 
+/** The branch HEAD names (openRepo read it from HEAD's file), null when detached. */
+const headRef = (repo: Repo) => (repo.branch === null ? null : `refs/heads/${repo.branch}`);
+
 /** What a reset already did to the index and files before the ref (git has no pre-reset hook), and how to undo it. */
 function filesAlreadyMoved(repo: Repo, ref: string, old: string, next: string): { found: string[]; step: string } | null {
-  if (symbolicTarget(repo, 'HEAD') !== ref) return null;
+  if (headRef(repo) !== ref) return null;
   // back to an ancestor: a reset (an amend or a rebase also leaves the index at the new tree, and did not reset it)
   if (!repo.isAncestor(next, old)) return null;
   // each path with its change from old to next (D: next lacks it)
@@ -59,7 +62,7 @@ const isChecked = (ref: string) => CHECKED_REFS.some((p) => (p.endsWith('/') ? r
 function renaming(repo: Repo): { from: string; to: string } | null {
   const argv = hookGitArgv();
   const names = argv ? branchRename(argv) : null;
-  const from = names && (names.from === null ? symbolicTarget(repo, 'HEAD') : `refs/heads/${names.from}`);
+  const from = names && (names.from === null ? headRef(repo) : `refs/heads/${names.from}`);
   return names && from ? { from, to: `refs/heads/${names.to}` } : null;
 }
 

@@ -91,8 +91,8 @@ export function resolveDivergence(repo: Repo, o: ResolveOptions): ResolveResult 
     body = bothBodies(topic, local, remote, o.remote);
     const [state] = repo.readObjects([`${localTip}:state.json`]);
     tree = repo.writeTree([
-      { name: 'handoff.md', oid: repo.writeBlob(body) },
-      { name: 'state.json', oid: repo.writeBlob(state ? state.content.toString('utf8') : '{}\n') },
+      { name: 'handoff.md', oid: repo.writeBlobs([body])[0] },
+      { name: 'state.json', oid: repo.writeBlobs([state ? state.content.toString('utf8') : '{}\n'])[0] },
     ]);
   } else {
     const kept = o.keep === 'local' ? local : remote;

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openRepo } from '../../src/git/repo';
+import { headBranch } from '../../src/guard/locate';
 import { makeRepo, tempDir } from '../helpers/repo';
 
 const saved = { ...process.env };
@@ -73,5 +74,15 @@ describe('repository discovery', () => {
       expect(r.repo, cwd).toEqual(revParse(cwd, { ...env, ...extra }));
     }
     expect(open(sha256.dir, sha256.env).repo.objectFormat).toBe('sha256');
+  });
+
+  it('the guard and the port read the branch HEAD names as git does, a name ending in U+2028 included', () => {
+    const repo = makeRepo({ commit: true });
+    const branch = 'topic\u2028';
+    repo.git(['checkout', '-q', '-b', branch]);
+    expect(repo.git(['symbolic-ref', '--short', 'HEAD']).stdout.replace(/\n$/, '')).toBe(branch);
+    const place = openRepo(repo.dir);
+    expect(place.branch).toBe(branch);
+    expect(headBranch({ worktree: repo.dir, gitDir: place.gitDir, commonDir: place.commonDir })).toBe(branch);
   });
 });

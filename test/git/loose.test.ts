@@ -57,7 +57,7 @@ describe('objects written in this process', () => {
       ]);
       const head = t.git(['rev-parse', 'HEAD']).stdout.trim();
       const commit = repo[WRITE_COMMIT]({ tree, parents: [head, head], message: 'handoff: auth-refactor\n\nClaude-Session-Id: s-1\n' });
-      const lone = repo.writeBlob('');
+      const lone = repo.writeBlobs([''])[0];
       // …none of it through git (the config was read before, as every writer does)
       expect(spawned()).toEqual([]);
       expect(body).toBe(t.git(['hash-object', '--stdin'], { input: BODY }).stdout.trim());

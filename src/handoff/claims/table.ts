@@ -69,7 +69,7 @@ const known = new Map<string, string>();
 /** A commit of a table (on no ref yet), remembered so reading it back starts no git. */
 export function commitTable(repo: Storage, t: Table, parents: string[], message: ChangeMessage, config: Config): string {
   const text = tableText(t);
-  const tree = repo.writeTree([{ name: TABLE_FILE, oid: repo.writeBlob(text) }]);
+  const tree = repo.writeTree([{ name: TABLE_FILE, oid: repo.writeBlobs([text])[0] }]);
   const oid = commitRecord(repo, tree, parents, changeMessage(message), config);
   known.set(oid, text);
   return oid;

@@ -185,7 +185,7 @@ function versionWithBody(repo: Storage, ref: string, body: string): string | nul
   if (!repo.readRef(ref)) return null;
   const blob = repo.blobId(body);
   const versions = repo.commits({ from: [ref] });
-  const i = repo.objectIds(versions.map((v) => `${v}:handoff.md`)).indexOf(blob);
+  const i = repo.objectInfo(versions.map((v) => `${v}:handoff.md`)).findIndex((o) => o?.oid === blob);
   return i >= 0 ? versions[i] : null;
 }
 

@@ -70,7 +70,7 @@ export function compareRecord(repo: Storage, rec: RecordState, refs: Map<string,
   // what the record holds for the refs that differ must exist: the record keeps every version it names reachable,
   // so a missing one is a damaged or forged record, never a loss (one cat-file for all of them)
   const differ = [...rec.entries].filter(([ref, e]) => refs.get(ref) !== e.oid);
-  const found = repo.objectSizes(differ.map(([, e]) => e.oid));
+  const found = repo.objectInfo(differ.map(([, e]) => e.oid));
   differ.forEach(([ref], i) => {
     if (!found[i]) out.unfounded.set(ref, refs.get(ref) ?? null);
   });
@@ -110,7 +110,7 @@ function undoesLost(repo: Storage, rec: RecordState, refs: Map<string, string>):
   const kept = [...listTracked(repo, [DROPPED_PREFIX]).keys()];
   const gone = standing.filter(([ref, rm]) => !kept.some((k) => k.startsWith(droppedPrefixOf(ref))) && !archivedIn(repo, refs, ref, rm.oid));
   // a version not in the repository is no undo to bring back (the record's damage is said elsewhere)
-  const found = repo.objectSizes(gone.map(([, rm]) => rm.oid));
+  const found = repo.objectInfo(gone.map(([, rm]) => rm.oid));
   return gone
     .filter((_, i) => found[i])
     .map(([ref, rm]) => {
@@ -252,7 +252,7 @@ function fromWitness(repo: Storage, recOid: string | null): string | null {
       }
     }
     // its objects brought into this repository, no ref moved
-    if (!repo.objectSizes([tip])[0] && repo.fetchRefs(src.dir, [src.ref], { noHooks: true }).status !== 0) return null;
+    if (!repo.objectInfo([tip])[0] && repo.fetchRefs(src.dir, [src.ref], { noHooks: true }).status !== 0) return null;
     const t = takeInRecord(repo, recOid, tip);
     if (!t) {
       // a damaged witness is no evidence, and one holding nothing newer is behind: rebuilt from the store's record

@@ -81,7 +81,7 @@ function notTheOwners(repo: Storage, base: string | null, cur: string, recorded:
  */
 function plan(repo: Storage, l: Loss): Plan {
   const at = stamp();
-  if (!repo.hasCommit(l.recorded)) return refused(l, `the record names ${l.recorded.slice(0, 12)}, which is not in the repository (pruned, or a damaged record): try \`git handoff recover --scan\``);
+  if (!repo.resolve(`${l.recorded}^{commit}`)) return refused(l, `the record names ${l.recorded.slice(0, 12)}, which is not in the repository (pruned, or a damaged record): try \`git handoff recover --scan\``);
   if (l.kind === 'receipts-deleted') return putBack(l, NOTES_REF, `${NOTES_REF} restored at ${l.recorded.slice(0, 12)}`);
   if (l.kind === 'receipts-dropped') {
     const merged = unionReceiptsCommit(repo, l.current!, l.recorded, 'handoff receipts: recovered dropped lines');
@@ -216,12 +216,12 @@ export function recoverScan(repo: Storage): RecoverResult {
   }
   if (rec) {
     for (const [ref, e] of rec.entries) {
-      if (ref === NOTES_REF || have.has(ref) || prunedRefs.has(ref) || !repo.hasCommit(e.oid)) continue;
+      if (ref === NOTES_REF || have.has(ref) || prunedRefs.has(ref) || !repo.resolve(`${e.oid}^{commit}`)) continue;
       if (ref.startsWith(HANDOFF_PREFIX) && checkAdvance(repo, null, e.oid)) continue;
       create(ref, e.oid, `${ref} restored at ${e.oid.slice(0, 12)} from an unreachable record ${rec.commit!.slice(0, 12)}`);
     }
     const notes = rec.entries.get(NOTES_REF);
-    if (notes && repo.hasCommit(notes.oid)) found.push(...repo.describeCommits([notes.oid]).filter((c) => !found.some((x) => x.oid === c.oid)));
+    if (notes && repo.resolve(`${notes.oid}^{commit}`)) found.push(...repo.describeCommits([notes.oid]).filter((c) => !found.some((x) => x.oid === c.oid)));
   }
   // 2. handoff histories by their trailers: only commits that were once a recorded version (reached from a record
   // commit, live or unreachable); a writer's commit the store refused (a lost race, an ownership refusal) never was

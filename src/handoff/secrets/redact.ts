@@ -29,7 +29,7 @@ function redactedTree(repo: Storage, tree: string, findings: Finding[]): string 
   if (!findings.some((f) => mine(f.file).length)) return tree;
   const entries = repo.readTree(tree).map((e) => {
     const found = mine(e.path);
-    const oid = found.length ? repo.writeBlob(redactText(repo.readObjects([e.oid])[0]!.content.toString('utf8'), found)) : e.oid;
+    const oid = found.length ? repo.writeBlobs([redactText(repo.readObjects([e.oid])[0]!.content.toString('utf8'), found)])[0] : e.oid;
     return { mode: e.mode, type: e.type, oid, name: e.path };
   });
   return repo.writeTree(entries);

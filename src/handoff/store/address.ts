@@ -69,7 +69,7 @@ export function missingRefs(repo: Storage, branch: string, refs: string[]): stri
   const paths = checkable.filter((r) => refKind(r) === 'path').map((p) => p.replace(/^\.\//, ''));
   const commits = checkable.filter((r) => refKind(r) === 'commit');
   const existing = paths.length ? existingPaths(repo, branch, paths, worktreeOf(repo, branch)) : new Set<string>();
-  const found = commits.length ? repo.objectSizes(commits.map((c) => `${c}^{commit}`)) : [];
+  const found = commits.length ? repo.objectInfo(commits.map((c) => `${c}^{commit}`)) : [];
   return [...(existing ? paths.filter((p) => !existing.has(p)) : []), ...commits.filter((_, i) => found[i]?.type !== 'commit')];
 }
 

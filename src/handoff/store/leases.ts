@@ -1,6 +1,6 @@
 // Worktree leases (SPEC 2): refs/handoff-leases/<encoded worktree> → a commit naming the session; its
 // committer time is the heartbeat. Local only, moved by compare-and-swap like every other ref.
-import { ListedRef, parseCommit, type Config, type RefRecord, type Storage } from '../../git/storage';
+import { parseCommit, RefRecord, type Config, type Storage } from '../../git/storage';
 import { setting } from '../../config-keys';
 import { trailerReader } from '../../git/trailers';
 import { COMMIT_MAX, TRAILER } from './document';
@@ -104,7 +104,7 @@ export function touchLease(repo: Storage, session: string, worktree: string, o: 
 function writtenLease(repo: Storage, ref: string, oid: string, lines: string[]): Lease | null {
   const [[commit]] = repo.readCommitFiles([oid], [], [COMMIT_MAX]);
   const time = commit && !('oversize' in commit) ? parseCommit(commit.content).committerTime : 0;
-  return listLeases(repo, [new ListedRef(ref, oid, time, `${lines.join('\n')}\n`)])[0] ?? null;
+  return listLeases(repo, [new RefRecord(ref, oid, time, `${lines.join('\n')}\n`)])[0] ?? null;
 }
 
 /** Deletes this worktree's lease if `session` holds it (compare-and-swap on its current value). */

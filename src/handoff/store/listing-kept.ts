@@ -5,7 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAscii } from 'node:buffer';
 import path from 'node:path';
 import { readConfigInProcess } from '../../git/config-read';
-import { ListedRef, type RefRecord, type Storage } from '../../git/storage';
+import { RefRecord, type Storage } from '../../git/storage';
 import { handoffDir } from '../state/paths';
 import { writeState } from '../state/state-file';
 
@@ -96,7 +96,7 @@ function walkKept(text: string, names: Array<{ ref: string; oid: string }>, out:
       }
       const next = d + 2;
       if (keptRef === ref) {
-        if (c - z - 1 === oid.length && text.startsWith(oid, z + 1)) found = new ListedRef(ref, oid, Number(text.slice(c + 1, t)) || 0, text.slice(t + 1, d));
+        if (c - z - 1 === oid.length && text.startsWith(oid, z + 1)) found = new RefRecord(ref, oid, Number(text.slice(c + 1, t)) || 0, text.slice(t + 1, d));
         at = next;
         break;
       }

@@ -74,7 +74,7 @@ function addedIn(graph: Map<string, string[]>, m: Move): string[] | Violation {
 /** Each added commit, its body and its state within the stored limits (SPEC 2), from one batch-check. */
 function oversizedEach(repo: Storage, added: string[]): Map<string, Violation> {
   const out = new Map<string, Violation>();
-  const sizes = repo.objectSizes(added.flatMap((o) => [o, `${o}:handoff.md`, `${o}:state.json`]));
+  const sizes = repo.objectInfo(added.flatMap((o) => [o, `${o}:handoff.md`, `${o}:state.json`]));
   const limits = [COMMIT_MAX, BODY_MAX, STATE_MAX];
   const names = ['commit', 'handoff.md', 'state.json'];
   sizes.forEach((s, i) => {

@@ -156,7 +156,7 @@ function replaceRefusals(repo: Storage, updates: RefUpdate[]): Refusal[] {
   return updates.flatMap((u): Refusal[] => {
     if (!u.ref.startsWith(REPLACE_PREFIX) || !u.newOid) return [];
     const replaced = u.ref.slice(REPLACE_PREFIX.length);
-    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectSizes([replaced])[0]?.type : null;
+    const type = /^[0-9a-f]{4,64}$/.test(replaced) ? repo.objectInfo([replaced])[0]?.type : null;
     const reach = repo.firstRef(handoffs, type === 'commit' ? { contains: replaced } : {});
     if (!reach) return [];
     return [{

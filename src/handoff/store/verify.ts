@@ -40,7 +40,7 @@ export function existingPaths(repo: Storage, branch: string, paths: string[], wo
   if (worktree) return new Set(paths.filter((p) => existsSync(path.join(worktree, p))));
   const tip = repo.readRef(`refs/heads/${branch}`);
   if (!tip) return null;
-  const found = repo.objectSizes(paths.map((p) => `${tip}:${p}`));
+  const found = repo.objectInfo(paths.map((p) => `${tip}:${p}`));
   return new Set(paths.filter((_, i) => found[i] !== null));
 }
 

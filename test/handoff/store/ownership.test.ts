@@ -11,7 +11,7 @@ function setup() {
   // in-process git calls read process.env: point it at the test's own HOME (each test file runs in its own process)
   Object.assign(process.env, { HOME: t.home, GIT_CONFIG_NOSYSTEM: '1' });
   const repo = openRepo(t.dir);
-  const tree = repo.writeTree([{ name: 'handoff.md', oid: repo.writeBlob('x\n') }]);
+  const tree = repo.writeTree([{ name: 'handoff.md', oid: repo.writeBlobs(['x\n'])[0] }]);
   const env = { HOME: t.home, GIT_CONFIG_NOSYSTEM: '1' };
   let n = 0;
   const commit = (session: string, parents: string[], takeoverFrom?: string, refused?: string) =>

@@ -120,9 +120,8 @@ function migrateTracking(repo: Storage): void {
 
 /** Sets handoff.formatVersion to 3 in the repository's own config (SPEC 2: builds of format 2 then refuse it, exit 7). */
 function markTrackingFormat(repo: Storage): void {
-  const marked = () => repo.readStoreFormat() === TRACKING_FORMAT;
   // the marker is never worth failing the command over: the next one marks it
-  if (configWrite(() => repo.setLocalConfig(FORMAT_KEY, String(TRACKING_FORMAT)), marked)) repo.storeFormat = TRACKING_FORMAT;
+  configWrite(() => repo.setLocalConfig(FORMAT_KEY, String(TRACKING_FORMAT)), () => repo.storeFormat === TRACKING_FORMAT);
 }
 
 /** A config write, waited out while another process holds the config's lock; true once written (or `done()` says so). */

@@ -2,13 +2,13 @@
 // (shelf) per branch, and whose extra parents keep every recorded version reachable. A write rewrites its own shelf only.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { readLoose } from '../../../git/loose-read';
+import { rawLength, readLoose, treeEntries } from '../../../git/loose-read';
 import { MOVE_REFS, parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
 import { ARCHIVE_PREFIX, droppedPrefixOf, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF, stampOf } from '../names';
 import { localRecord, readCache } from '../../state/state-file';
 import { refOpOf, type RefUpdate } from './batch';
-import { looseRefValue, placeOf, pruneWitness, pushWitness, rawLength, treeEntries } from './witness';
+import { looseRefValue, placeOf, pruneWitness, pushWitness } from './witness';
 import { inspectLock, isStale, lockError } from './locks';
 import { LOST, LOST_RACE, untilWon } from '../../../retry';
 

@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
-import { inflateLoose, looseFile } from '../../../git/loose-read';
+import { inflateLoose, looseFile, rawLength, treeEntries } from '../../../git/loose-read';
 import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type Storage } from '../../../git/storage';
 import { localRecord, readCache, writeState } from '../../state/state-file';
@@ -41,7 +41,7 @@ export function witnessOf(repo: Storage): Witness | null {
 export function identityOf(repo: Storage): { project: string; place: string } | null {
   const c = readIdFile(repo);
   if (typeof c?.project === 'string' && typeof c.place === 'string') return { project: c.project, place: c.place };
-  const roots = repo.roots().sort();
+  const roots = repo.commits({ from: ['--max-parents=0', 'HEAD'], lenient: true }).sort();
   if (roots.length === 0) return null;
   const project = hash16(roots.join('\n'));
   const place = hash16(placeOf(repo));
@@ -143,21 +143,6 @@ export function pushWitness(repo: Storage, commit: string, w: Witness | null = w
 export function pruneWitness(repo: Storage): void {
   const w = witnessOf(repo);
   if (w && existsSync(path.join(w.dir, 'HEAD'))) repo.side(w.dir).gc({ pruneNow: true, env: { GIT_HANDOFF_WITNESS: '0' } });
-}
-
-export const rawLength = (repo: Pick<Storage, 'objectFormat'>) => (repo.objectFormat === 'sha256' ? 32 : 20);
-
-/** A raw tree's entries (`<mode> <name>\0<raw oid>`); null when it is cut short. */
-export function treeEntries(content: Buffer, raw: number): Array<{ mode: string; name: string; oid: string }> | null {
-  const out = [];
-  for (let at = 0; at < content.length; ) {
-    const sp = content.indexOf(32, at);
-    const nul = content.indexOf(0, at);
-    if (sp < 0 || nul < sp || nul + 1 + raw > content.length) return null;
-    out.push({ mode: content.toString('latin1', at, sp), name: content.toString('utf8', sp + 1, nul), oid: content.toString('hex', nul + 1, nul + 1 + raw) });
-    at = nul + 1 + raw;
-  }
-  return out;
 }
 
 const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
