@@ -54,16 +54,33 @@ export function requireSession(flag: string | undefined, env: NodeJS.ProcessEnv 
 
 const HEXISH = /^[0-9a-f][0-9a-f-]*$/i;
 
+/** `among`'s ids, distinct and sorted, read once per list (a listing shows every row's id beside the same list). */
+const SORTED = new WeakMap<object, string[]>();
+
+/** How many leading characters `a` and `b` share. */
+function sharedLength(a: string, b: string | undefined): number {
+  let i = 0;
+  while (b !== undefined && i < a.length && a[i] === b[i]) i++;
+  return i;
+}
+
 /**
  * `id` as shown beside `among`, like git's abbreviated names: the shortest prefix of 8 or more that tells it apart, only
  * for a hex-ish id (a prefix of `session-a` says nothing, so such an id is shown whole); '(none)' for no id.
  */
 export function short(id: string | null | undefined, among: Iterable<string | null | undefined> = []): string {
   if (!id) return '(none)';
-  const others = new Set<string>();
-  for (const o of among) if (o && o !== id) others.add(o);
-  let n = 8;
-  const clashes = (k: number) => [...others].some((o) => o.startsWith(id.slice(0, k)));
-  while (n < id.length && (clashes(n) || id[n - 1] === '-')) n++;
+  let sorted = SORTED.get(among);
+  if (!sorted) SORTED.set(among, (sorted = [...new Set([...among].filter((o): o is string => !!o))].sort()));
+  // the other id sharing the longest prefix with `id` is one of its neighbours in sorted order
+  let lo = 0;
+  for (let hi = sorted.length; lo < hi; ) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < id) lo = mid + 1;
+    else hi = mid;
+  }
+  const after = sorted[lo] === id ? sorted[lo + 1] : sorted[lo];
+  let n = Math.max(8, sharedLength(id, sorted[lo - 1]) + 1, sharedLength(id, after) + 1);
+  while (n < id.length && id[n - 1] === '-') n++;
   return n >= id.length || !HEXISH.test(id.slice(0, n)) ? id : id.slice(0, n);
 }

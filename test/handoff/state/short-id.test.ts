@@ -39,4 +39,19 @@ describe('shortId', () => {
       }
     }
   });
+
+  it('is the shortest prefix of 8 or more no other id starts with and that does not end on a dash, over lists with shared prefixes, dashes, duplicates and non-hex ids', () => {
+    const pick = (chars: string, n: number) => Array.from({ length: n }, () => chars[Math.floor(Math.random() * chars.length)]).join('');
+    for (let round = 0; round < 200; round++) {
+      const ids = Array.from({ length: 1 + Math.floor(Math.random() * 40) }, () => `${pick('ab', 6)}${pick('ab-x', Math.floor(Math.random() * 9))}`);
+      ids.push(ids[0], ''); // a duplicate and an empty id change nothing
+      for (const id of ids.filter(Boolean)) {
+        const clashes = (k: number) => ids.some((o) => o && o !== id && o.startsWith(id.slice(0, k)));
+        let n = 8;
+        while (n < id.length && (clashes(n) || id[n - 1] === '-')) n++;
+        const want = n >= id.length || !/^[0-9a-f][0-9a-f-]*$/i.test(id.slice(0, n)) ? id : id.slice(0, n);
+        expect(shortId(id, ids), `${id} among ${ids.join(' ')}`).toBe(want);
+      }
+    }
+  });
 });
