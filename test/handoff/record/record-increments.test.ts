@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../../src/git/repo';
+import { checkRecord, unchangedSinceCheck } from '../../../src/handoff/record/record-check';
 import { parseRecord } from '../../../src/handoff/store/tx/record';
 import { moveRefs } from '../../../src/handoff/store/tx';
 import { makeRepo, refOf, type TestRepo } from '../../helpers/repo';
@@ -109,5 +110,27 @@ describe('a record of the first format (one file, every line)', () => {
     expect(repo.git(['cat-file', 'blob', `${RECORD}:main`]).stdout).toMatch(new RegExp(`^tip ${next} \\d+ ${REF}$`, 'm'));
     expect(recordedTips(repo)).toEqual(['refs/handoffs/main/cache-warmup-plan', REF]);
     expect((await ok(repo, ['list'])).stderr).toBe('');
+  });
+});
+
+describe('a move after the check at command start, in one process', () => {
+  it('ref files changed outside git-handoff in between, in its own directory and in another, are found by the next check, not taken as verified', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: one', '--session', 'sess-owner']);
+    await ok(repo, ['write', 'other-plan', '-m', 'Goal: other', '--session', 'sess-owner', '--branch', 'feature-x']);
+    await ok(repo, ['list']);
+    const git = openRepo(repo.dir);
+    expect(checkRecord(git).cached).toBe(true);
+    // after this process's check: a ref deleted on another branch, one added beside the moved one, each by raw git
+    const tip = refOf(repo, REF)!;
+    raw(repo, ['update-ref', '-d', 'refs/handoffs/feature-x/other-plan']);
+    raw(repo, ['update-ref', 'refs/handoffs/main/smuggled-plan', tip]);
+    const next = repo.git(['commit-tree', '-p', tip, '-m', 'next', `${tip}^{tree}`]).stdout.trim();
+    expect(moveRefs(git, [{ op: 'update', ref: REF, newOid: next, oldOid: tip }], 'test').ok).toBe(true);
+    // the storage after the move is not the verified one: the next command lists the refs
+    expect(unchangedSinceCheck(git.commonDir)).toBe(false);
+    const { stderr } = await repo.cli(['list', '--all']);
+    expect(stderr).toMatch(/refs\/handoffs\/feature-x\/other-plan was deleted outside git-handoff/);
+    expect(recordedTips(repo)).toContain('refs/handoffs/main/smuggled-plan');
   });
 });

@@ -322,7 +322,9 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): {
   if (!change) return null;
   try {
     const seen = readSeen(repo);
-    const before = seen?.fp ? fingerprintParts(repo) : null;
+    // the storage as this process last found it verified stands for it now: what moved since then, ours or not, is
+    // in the fingerprint after the move, and verifiedInPlace proves each change or a listing decides
+    const before = seen?.fp ? (lastParts?.commonDir === repo.commonDir && lastParts.fp === seen.fp ? lastParts.parts : fingerprintParts(repo)) : null;
     const next = nextRecord(repo, change, undefined, replaces, moves.map((m) => m.ref).filter(isRecorded));
     if ('unchanged' in next) return null;
     const inPlace = before && next.expected === seen!.record ? { before, moved: moves, rec: next.rec } : undefined;
@@ -423,10 +425,14 @@ function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
 
 const joinParts = (parts: Parts) => [...parts].map(([p, stat]) => `${p}:${stat}`).join('|');
 
+/** The fingerprint this process took last (a check's, or one a move proved), so that a move need not stat it again. */
+let lastParts: { commonDir: string; fp: string; parts: Parts } | null = null;
+const remembered = (commonDir: string, parts: Parts): string => (lastParts = { commonDir, fp: joinParts(parts), parts }).fp;
+
 /** The fingerprint of the ref storage (the check at command start compares it with the last verified one). */
 export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null {
   const parts = fingerprintParts(repo);
-  return parts && joinParts(parts);
+  return parts && remembered(repo.commonDir, parts);
 }
 
 /**
@@ -466,7 +472,7 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
     }
   }
   const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p));
-  return changed.every((p) => allowed.get(p)?.() ?? false) ? joinParts(after) : null;
+  return changed.every((p) => allowed.get(p)?.() ?? false) ? remembered(c, after) : null;
 }
 
 /** Every recorded kind of ref now, and the record ref (or the refs under `patterns`), from one for-each-ref. */
