@@ -1,7 +1,7 @@
 // The record's witness outside `.git` (SPEC 9): every record commit is also written into a bare repository under the
 // user's state directory, <project> (its root commits) / refs/witness/<place> (the clone's path), each 16 hex of sha256.
 // No remote URL in the identity: a renamed or mirrored remote would split one working copy's witness.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile } from '../../../git/loose-read';
@@ -115,8 +115,8 @@ export function looseRefValue(file: string): string | null {
 }
 
 /**
- * Puts `commit` and what it reaches into the witness as this clone's ref: loose files copied in this process, else
- * one `git push`. Never fails the caller: the next record move or check writes it again.
+ * Puts `commit` and what it reaches into the witness as this clone's ref: copied in this process (copyIn), else one
+ * `git push`. Never fails the caller: the next record move or check writes it again.
  */
 export function pushWitness(repo: Storage, commit: string, w: Witness | null = witnessOf(repo)): boolean {
   if (!w) return false;
@@ -124,11 +124,11 @@ export function pushWitness(repo: Storage, commit: string, w: Witness | null = w
     const side = repo.side(w.dir);
     if (!existsSync(path.join(w.dir, 'HEAD')) && !side.init()) return false;
     if (!existsSync(placeFile(w))) writeState(placeFile(w), w.where, w.dir);
-    if (copyLoose(repo, commit, w)) {
+    if (copyIn(repo, commit, w)) {
       noteWrote(repo, commit);
-      // git's own estimate of loose objects (gc.auto's 6,700 over 256 fan-out directories): packed when past it
+      // git's own estimates (gc.auto's 6,700 loose objects over 256 fan-out directories, gc.autoPackLimit's 50 packs)
       const fan = path.join(w.dir, 'objects', '17');
-      if (existsSync(fan) && readdirSync(fan).length > 27) side.gc({});
+      if ((existsSync(fan) && readdirSync(fan).length > 27) || packIndexes(w.dir).length > 50) side.gc({});
       return true;
     }
     const pushed = repo.pushRefs(w.dir, [`${commit}:${w.ref}`], { force: true, noHooks: true }).status === 0;
@@ -161,32 +161,106 @@ export function treeEntries(content: Buffer, raw: number): Array<{ mode: string;
 }
 
 const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
-
-/** The in-process copy, children first (a copy cut short leaves no closure incomplete); false when an object is not loose here. */
-function copyLoose(repo: Storage, commit: string, w: Witness): boolean {
-  const order: Array<{ oid: string; file: Buffer }> = [];
-  const seen = new Set<string>();
-  const stack = [commit];
-  while (stack.length) {
-    const oid = stack.pop()!;
-    if (seen.has(oid)) continue;
-    seen.add(oid);
-    if (existsSync(objectFile(w.dir, oid))) continue;
-    const file = looseFile(repo, oid);
-    const o = file && inflateLoose(oid, file);
-    if (!o) return false;
-    order.push({ oid, file: file! });
-    if (o.type === 'commit') {
-      const c = parseCommit(o.content);
-      stack.push(c.tree, ...c.parents);
-    } else if (o.type === 'tree') {
-      const entries = treeEntries(o.content, rawLength(repo));
-      if (!entries) return false;
-      // a submodule entry (mode 160000) names a commit of another repository: not an object of this one
-      for (const e of entries) if (e.mode !== '160000') stack.push(e.oid);
-    }
+const packDir = (dir: string) => path.join(dir, 'objects', 'pack');
+const packIndexes = (dir: string) => {
+  try {
+    return readdirSync(packDir(dir)).filter((n) => n.endsWith('.idx')).map((n) => path.join(packDir(dir), n));
+  } catch {
+    return [];
   }
-  for (const { oid, file } of order.reverse()) writeState(objectFile(w.dir, oid), file, w.dir);
+};
+
+/** The pack files fetches of this process brought (fetchingPacks): the witness links such a pack instead of a push of it. */
+const fetchedPacks: string[] = [];
+
+/** Runs `fetch`, noting the packs it added to the repository (a fetch of fewer than 100 objects leaves them loose). */
+export function fetchingPacks<T>(repo: Pick<Storage, 'commonDir'>, fetch: () => T): T {
+  const before = new Set(packIndexes(repo.commonDir));
+  const out = fetch();
+  fetchedPacks.push(...packIndexes(repo.commonDir).filter((f) => !before.has(f)));
+  return out;
+}
+
+/** Whether a pack index (version 2: fan-out table, then the sorted raw ids) lists `oid`. */
+function indexHas(idx: Buffer, oid: string): boolean {
+  const want = Buffer.from(oid, 'hex');
+  const ids = 8 + 256 * 4;
+  let lo = want[0] ? idx.readUInt32BE(4 + 4 * want[0]) : 0;
+  let hi = idx.readUInt32BE(8 + 4 * want[0]);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = idx.compare(want, 0, want.length, ids + mid * want.length, ids + (mid + 1) * want.length);
+    if (c === 0) return true;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
+
+/** The ids an object names (a commit's tree and parents, a tree's entries); null for a tree cut short. */
+function childrenOf(repo: Storage, o: { type: string; content: Buffer }): string[] | null {
+  if (o.type === 'commit') {
+    const c = parseCommit(o.content);
+    return [c.tree, ...c.parents];
+  }
+  if (o.type !== 'tree') return [];
+  // a submodule entry (mode 160000) names a commit of another repository: not an object of this one
+  return treeEntries(o.content, rawLength(repo))?.flatMap((e) => (e.mode === '160000' ? [] : [e.oid])) ?? null;
+}
+
+/**
+ * The in-process copy of what the witness lacks, walked a level at a time: loose objects copied, a pack a fetch
+ * brought hard-linked whole (its objects read by one `cat-file` per level). Git never rewrites a pack in place, and a
+ * clone that deletes or repacks it drops only its own name. Packs go first, as the loose ones above them (the record's
+ * commit) name them, and the loose ones children first, so a copy cut short leaves no closure incomplete; false when
+ * an object is in neither.
+ */
+function copyIn(repo: Storage, commit: string, w: Witness): boolean {
+  const held = packIndexes(w.dir).map((f) => readFileSync(f));
+  const fetched = fetchedPacks.filter((f) => existsSync(f)).map((file) => ({ file, idx: readFileSync(file) }));
+  const loose: Array<{ oid: string; file: Buffer }> = [];
+  const links = new Set<string>();
+  const seen = new Set<string>();
+  for (let level = [commit]; level.length; ) {
+    const next: string[] = [];
+    const packed: string[] = [];
+    for (const oid of level) {
+      if (seen.has(oid)) continue;
+      seen.add(oid);
+      if (existsSync(objectFile(w.dir, oid)) || held.some((idx) => indexHas(idx, oid))) continue;
+      const file = looseFile(repo, oid);
+      const o = file && inflateLoose(oid, file);
+      if (o) {
+        const children = childrenOf(repo, o);
+        if (!children) return false;
+        loose.push({ oid, file: file! });
+        next.push(...children);
+        continue;
+      }
+      const pack = fetched.find((p) => indexHas(p.idx, oid));
+      if (!pack) return false;
+      links.add(pack.file);
+      packed.push(oid);
+    }
+    for (const o of repo.readObjects(packed)) {
+      const children = o && childrenOf(repo, o);
+      if (!children) return false;
+      next.push(...children);
+    }
+    level = next;
+  }
+  for (const idx of links) for (const file of [idx.replace(/\.idx$/, '.pack'), idx]) linkInto(file, path.join(packDir(w.dir), path.basename(file)), w.dir);
+  for (const { oid, file } of loose.reverse()) writeState(objectFile(w.dir, oid), file, w.dir);
   writeState(path.join(w.dir, w.ref), `${commit}\n`, w.dir);
   return true;
+}
+
+/** A hard link of `file` at `to` (a copy across file systems); one there already is the same pack. */
+function linkInto(file: string, to: string, root: string): void {
+  try {
+    linkSync(file, to);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST') writeState(to, readFileSync(file), root);
+  }
 }
