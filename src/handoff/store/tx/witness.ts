@@ -197,15 +197,17 @@ function indexHas(idx: Buffer, oid: string): boolean {
   return false;
 }
 
-/** The ids an object names (a commit's tree and parents, a tree's entries); null for a tree cut short. */
-function childrenOf(repo: Storage, o: { type: string; content: Buffer }): string[] | null {
+/** The ids an object names (a commit's tree and parents, a tree's entries: its blobs noted); null for a tree cut short. */
+function childrenOf(repo: Storage, o: { type: string; content: Buffer }, blobs: Set<string>): string[] | null {
   if (o.type === 'commit') {
     const c = parseCommit(o.content);
     return [c.tree, ...c.parents];
   }
   if (o.type !== 'tree') return [];
   // a submodule entry (mode 160000) names a commit of another repository: not an object of this one
-  return treeEntries(o.content, rawLength(repo))?.flatMap((e) => (e.mode === '160000' ? [] : [e.oid])) ?? null;
+  const entries = treeEntries(o.content, rawLength(repo))?.filter((e) => e.mode !== '160000');
+  for (const e of entries ?? []) if (e.mode !== '40000') blobs.add(e.oid);
+  return entries?.map((e) => e.oid) ?? null;
 }
 
 /**
@@ -221,29 +223,32 @@ function copyIn(repo: Storage, commit: string, w: Witness): boolean {
   const loose: Array<{ oid: string; file: Buffer }> = [];
   const links = new Set<string>();
   const seen = new Set<string>();
+  const blobs = new Set<string>();
   for (let level = [commit]; level.length; ) {
     const next: string[] = [];
     const packed: string[] = [];
     for (const oid of level) {
       if (seen.has(oid)) continue;
       seen.add(oid);
-      if (existsSync(objectFile(w.dir, oid)) || held.some((idx) => indexHas(idx, oid))) continue;
-      const file = looseFile(repo, oid);
-      const o = file && inflateLoose(oid, file);
-      if (o) {
-        const children = childrenOf(repo, o);
-        if (!children) return false;
-        loose.push({ oid, file: file! });
-        next.push(...children);
+      // the index lookups first: a stat or an open of each object's file costs more
+      if (held.some((idx) => indexHas(idx, oid))) continue;
+      const pack = fetched.find((p) => indexHas(p.idx, oid));
+      if (pack) {
+        links.add(pack.file);
+        // a blob names nothing: not read
+        if (!blobs.has(oid)) packed.push(oid);
         continue;
       }
-      const pack = fetched.find((p) => indexHas(p.idx, oid));
-      if (!pack) return false;
-      links.add(pack.file);
-      packed.push(oid);
+      if (existsSync(objectFile(w.dir, oid))) continue;
+      const file = looseFile(repo, oid);
+      const o = file && inflateLoose(oid, file);
+      const children = o && childrenOf(repo, o, blobs);
+      if (!children) return false;
+      loose.push({ oid, file: file! });
+      next.push(...children);
     }
     for (const o of repo.readObjects(packed)) {
-      const children = o && childrenOf(repo, o);
+      const children = o && childrenOf(repo, o, blobs);
       if (!children) return false;
       next.push(...children);
     }
