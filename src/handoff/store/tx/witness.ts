@@ -6,7 +6,7 @@ import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile } from '../../../git/loose-read';
 import { packedRefs } from '../../../git/refs-read';
-import { parseCommit, type Storage } from '../../../git/storage';
+import { parseCommit, type BatchObject, type Storage } from '../../../git/storage';
 import { localRecord, readCache, writeState } from '../../state/state-file';
 import { userStateDir } from '../../../user-dirs';
 
@@ -227,6 +227,7 @@ function copyIn(repo: Storage, commit: string, w: Witness): boolean {
   for (let level = [commit]; level.length; ) {
     const next: string[] = [];
     const packed: string[] = [];
+    const read: Array<BatchObject | null> = [];
     for (const oid of level) {
       if (seen.has(oid)) continue;
       seen.add(oid);
@@ -241,13 +242,10 @@ function copyIn(repo: Storage, commit: string, w: Witness): boolean {
       }
       if (existsSync(objectFile(w.dir, oid))) continue;
       const file = looseFile(repo, oid);
-      const o = file && inflateLoose(oid, file);
-      const children = o && childrenOf(repo, o, blobs);
-      if (!children) return false;
-      loose.push({ oid, file: file! });
-      next.push(...children);
+      if (file) loose.push({ oid, file });
+      read.push(file && inflateLoose(oid, file));
     }
-    for (const o of repo.readObjects(packed)) {
+    for (const o of [...read, ...repo.readObjects(packed)]) {
       const children = o && childrenOf(repo, o, blobs);
       if (!children) return false;
       next.push(...children);
@@ -264,8 +262,7 @@ function copyIn(repo: Storage, commit: string, w: Witness): boolean {
 function linkInto(file: string, to: string, root: string): void {
   try {
     linkSync(file, to);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST') writeState(to, readFileSync(file), root);
+  } catch {
+    if (!existsSync(to)) writeState(to, readFileSync(file), root);
   }
 }
