@@ -9,6 +9,7 @@ import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type BatchObject, type Storage } from '../../../git/storage';
 import { localRecord, readCache, writeState } from '../../state/state-file';
 import { userStateDir } from '../../../user-dirs';
+import { readTextOr } from '../../../read-file';
 
 /** $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
 export const witnessHome = (env: NodeJS.ProcessEnv = process.env) => path.join(userStateDir(env), 'witness');
@@ -75,22 +76,20 @@ const placeFile = (w: Witness) => path.join(w.dir, 'places', path.basename(w.ref
 
 /** The witness of the one clone of the project whose place is gone (cloned again elsewhere), else null. */
 export function orphanOf(w: Witness): Witness | null {
-  let names: string[];
-  try {
-    names = readdirSync(path.join(w.dir, 'places'));
-  } catch {
-    return null;
-  }
-  const gone = names.flatMap((p) => {
-    if (`refs/witness/${p}` === w.ref) return [];
-    try {
-      const where = readFileSync(path.join(w.dir, 'places', p), 'utf8');
-      return existsSync(where) ? [] : [{ dir: w.dir, ref: `refs/witness/${p}`, where }];
-    } catch {
-      return [];
-    }
+  const gone = namesIn(path.join(w.dir, 'places')).flatMap((p) => {
+    const where = `refs/witness/${p}` === w.ref ? null : readTextOr(path.join(w.dir, 'places', p));
+    return where === null || existsSync(where) ? [] : [{ dir: w.dir, ref: `refs/witness/${p}`, where }];
   });
   return gone.length === 1 && witnessTip(gone[0]) ? gone[0] : null;
+}
+
+/** A directory's entries (none when it cannot be read). */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /** A predecessor's record taken in by a new clone: its ref and place leave the witness. */
@@ -106,12 +105,8 @@ export function witnessTip(w: Witness): string | null {
 
 /** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
 export function looseRefValue(file: string): string | null {
-  try {
-    const text = readFileSync(file, 'latin1');
-    return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
-  } catch {
-    return null;
-  }
+  const text = readTextOr(file);
+  return text && /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
 }
 
 /**
@@ -162,13 +157,7 @@ export function treeEntries(content: Buffer, raw: number): Array<{ mode: string;
 
 const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
 const packDir = (dir: string) => path.join(dir, 'objects', 'pack');
-const packIndexes = (dir: string) => {
-  try {
-    return readdirSync(packDir(dir)).filter((n) => n.endsWith('.idx')).map((n) => path.join(packDir(dir), n));
-  } catch {
-    return [];
-  }
-};
+const packIndexes = (dir: string) => namesIn(packDir(dir)).flatMap((n) => (n.endsWith('.idx') ? [path.join(packDir(dir), n)] : []));
 
 /** The pack files fetches of this process brought (fetchingPacks): the witness links such a pack instead of a push of it. */
 const fetchedPacks: string[] = [];
