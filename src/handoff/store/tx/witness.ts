@@ -123,7 +123,7 @@ export function pushWitness(repo: Storage, commit: string, w: Witness | null = w
       noteWrote(repo, commit);
       // git's own estimates (gc.auto's 6,700 loose objects over 256 fan-out directories, gc.autoPackLimit's 50 packs)
       const fan = path.join(w.dir, 'objects', '17');
-      if ((existsSync(fan) && readdirSync(fan).length > 27) || packIndexes(w.dir).length > 50) side.gc({});
+      if (namesIn(fan).length > 27 || packIndexes(w.dir).length > 50) side.gc({});
       return true;
     }
     const pushed = repo.pushRefs(w.dir, [`${commit}:${w.ref}`], { force: true, noHooks: true }).status === 0;
