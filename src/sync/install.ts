@@ -181,15 +181,12 @@ function isGitolite(repo: Repo, hooks: string): boolean {
 
 /** A pre-receive that dispatches on its own name (`$0.*`, `$(basename $0).d/*`): renaming it would make it run nothing. */
 function driverKind(file: string): Driver | null {
-  try {
-    if (lstatSync(file).isSymbolicLink() && /multi-hook-driver/.test(readlinkSync(file))) return 'driver';
-    const text = readFileSync(file, 'utf8');
-    if (/(\$0|\$\{0\}|"\$0")\.\*/.test(text)) return 'driver';
-    if (/\.d\/\*/.test(text) && /basename\s+"?\$0|pre-receive\.d/.test(text)) return 'dir-driver';
-    return null;
-  } catch {
-    return null;
-  }
+  // called for a file that exists (hookManagerOf); a directory there reads as no text
+  if (lstatSync(file).isSymbolicLink() && /multi-hook-driver/.test(readlinkSync(file))) return 'driver';
+  const text = readTextOr(file) ?? '';
+  if (/(\$0|\$\{0\}|"\$0")\.\*/.test(text)) return 'driver';
+  if (/\.d\/\*/.test(text) && /basename\s+"?\$0|pre-receive\.d/.test(text)) return 'dir-driver';
+  return null;
 }
 
 /** What runs the server's pre-receive hooks already (null: nothing, the check is the hook itself). */

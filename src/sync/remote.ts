@@ -9,6 +9,7 @@ import { noteContact } from '../handoff/state/contact';
 import { trackingNotesRef } from '../handoff/store/receipts';
 import { localLockIn, refOfLock, waitOutLock } from '../handoff/store/tx/locks';
 import { upgradeTracking } from '../handoff/store/tx/migrate';
+import { fetchingPacks } from '../handoff/store/tx/witness';
 import { AGAIN, hostLimited, LOCK_IN_THE_WAY, retrying, TRANSIENT } from '../retry';
 
 /** refs/handoff-remotes/<R>/handoffs/ and …/handoff-archive/: where a fetch puts the remote's handoffs (SPEC 7). */
@@ -86,7 +87,7 @@ export const hostWaitMs = (repo: Repo) => setting(readConfig(repo), 'hostWait');
 export function fetchFrom(repo: Repo, remote: string, refspecs: string[], o: { atomic?: boolean; prune?: boolean; full?: boolean } = {}): string {
   upgradeTracking(repo, true);
   return retrying((wait) => {
-    const r = repo.fetchRefs(remote, refspecs, o);
+    const r = fetchingPacks(repo, () => repo.fetchRefs(remote, refspecs, o));
     if (r.status === 0) {
       noteContact(repo.commonDir, remote, true);
       return r.stderr;

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, refOf, type TestRepo } from '../../helpers/repo';
-import { ok } from '../../sync/world';
+import { gitRecorder, handoffRefs, makeWorld, ok } from '../../sync/world';
 import { guard, payload } from '../../guard/helpers';
 import { OTHER_REF, raw, RECORD, REF, seeded } from './helpers';
 
@@ -140,6 +140,29 @@ describe('the witness outside .git', () => {
     const boot = await repo.cli(['boot', '--session', 'sess-owner'], { cwd: third });
     expect(String(boot.stdout) + String(boot.stderr)).not.toMatch(/witness|restored/);
     expect(repo.git(['for-each-ref', 'refs/handoffs/'], { cwd: third }).stdout).toBe('');
+  });
+
+  it('versions a fetch brought as a pack: the pack is linked into the witness (no push there), and a wipe restores them', async () => {
+    const { a, b } = await makeWorld('file');
+    for (const t of ['plan-a', 'plan-b', 'plan-c']) await ok(b, ['write', t, '-m', `Goal: ${t}`, '--session', 'sess-there']);
+    await ok(b, ['sync'], 0, { GIT_HANDOFF_SESSION: 'sess-there' });
+    // the fetch keeps its pack, as one of 100 objects or more does
+    a.git(['config', 'fetch.unpackLimit', '1']);
+    const calls = gitRecorder(makeRepo().dir);
+    await ok(a, ['sync'], 0, calls.env);
+    expect(calls.calls().filter((c) => c[0] === 'push' && c.some((x) => x.includes('/witness/')))).toEqual([]);
+    const packs = (dir: string) => readdirSync(path.join(dir, 'objects', 'pack')).filter((n) => n.endsWith('.pack'));
+    const [project] = readdirSync(witnessRoot(a));
+    const fetched = packs(gitDirOf(a));
+    expect(fetched).toHaveLength(1);
+    expect(packs(path.join(witnessRoot(a), project))).toContain(fetched[0]);
+    const was = handoffRefs(a);
+    expect(was.split('\n')).toHaveLength(3);
+    // the remote out of reach: only the witness can bring them back
+    a.git(['remote', 'remove', 'origin']);
+    wipe(a);
+    expect(await sessionStart(a)).toMatch(/against its witness outside \.git/);
+    expect(handoffRefs(a)).toBe(was);
   });
 
   it('a witness deleted alone is rebuilt at the next command, with no alarm', async () => {

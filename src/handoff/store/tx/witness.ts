@@ -1,14 +1,15 @@
 // The record's witness outside `.git` (SPEC 9): every record commit is also written into a bare repository under the
 // user's state directory, <project> (its root commits) / refs/witness/<place> (the clone's path), each 16 hex of sha256.
 // No remote URL in the identity: a renamed or mirrored remote would split one working copy's witness.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, linkSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile, rawLength, treeEntries } from '../../../git/loose-read';
 import { packedRefs } from '../../../git/refs-read';
-import { parseCommit, type Storage } from '../../../git/storage';
+import { parseCommit, type BatchObject, type Storage } from '../../../git/storage';
 import { localRecord, readCache, writeState } from '../../state/state-file';
 import { userStateDir } from '../../../user-dirs';
+import { readTextOr } from '../../../read-file';
 
 /** $XDG_STATE_HOME/git-handoff/witness, else ~/.local/state/git-handoff/witness. */
 export const witnessHome = (env: NodeJS.ProcessEnv = process.env) => path.join(userStateDir(env), 'witness');
@@ -75,22 +76,20 @@ const placeFile = (w: Witness) => path.join(w.dir, 'places', path.basename(w.ref
 
 /** The witness of the one clone of the project whose place is gone (cloned again elsewhere), else null. */
 export function orphanOf(w: Witness): Witness | null {
-  let names: string[];
-  try {
-    names = readdirSync(path.join(w.dir, 'places'));
-  } catch {
-    return null;
-  }
-  const gone = names.flatMap((p) => {
-    if (`refs/witness/${p}` === w.ref) return [];
-    try {
-      const where = readFileSync(path.join(w.dir, 'places', p), 'utf8');
-      return existsSync(where) ? [] : [{ dir: w.dir, ref: `refs/witness/${p}`, where }];
-    } catch {
-      return [];
-    }
+  const gone = namesIn(path.join(w.dir, 'places')).flatMap((p) => {
+    const where = `refs/witness/${p}` === w.ref ? null : readTextOr(path.join(w.dir, 'places', p));
+    return where === null || existsSync(where) ? [] : [{ dir: w.dir, ref: `refs/witness/${p}`, where }];
   });
   return gone.length === 1 && witnessTip(gone[0]) ? gone[0] : null;
+}
+
+/** A directory's entries (none when it cannot be read). */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }
 
 /** A predecessor's record taken in by a new clone: its ref and place leave the witness. */
@@ -106,17 +105,13 @@ export function witnessTip(w: Witness): string | null {
 
 /** A loose ref file's value (null: no such file, or not a plain object id: git answers then). */
 export function looseRefValue(file: string): string | null {
-  try {
-    const text = readFileSync(file, 'latin1');
-    return /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
-  } catch {
-    return null;
-  }
+  const text = readTextOr(file);
+  return text && /^[0-9a-f]{40}(?:[0-9a-f]{24})?\n$/.test(text) ? text.slice(0, -1) : null;
 }
 
 /**
- * Puts `commit` and what it reaches into the witness as this clone's ref: loose files copied in this process, else
- * one `git push`. Never fails the caller: the next record move or check writes it again.
+ * Puts `commit` and what it reaches into the witness as this clone's ref: copied in this process (copyIn), else one
+ * `git push`. Never fails the caller: the next record move or check writes it again.
  */
 export function pushWitness(repo: Storage, commit: string, w: Witness | null = witnessOf(repo)): boolean {
   if (!w) return false;
@@ -124,11 +119,11 @@ export function pushWitness(repo: Storage, commit: string, w: Witness | null = w
     const side = repo.side(w.dir);
     if (!existsSync(path.join(w.dir, 'HEAD')) && !side.init()) return false;
     if (!existsSync(placeFile(w))) writeState(placeFile(w), w.where, w.dir);
-    if (copyLoose(repo, commit, w)) {
+    if (copyIn(repo, commit, w)) {
       noteWrote(repo, commit);
-      // git's own estimate of loose objects (gc.auto's 6,700 over 256 fan-out directories): packed when past it
+      // git's own estimates (gc.auto's 6,700 loose objects over 256 fan-out directories, gc.autoPackLimit's 50 packs)
       const fan = path.join(w.dir, 'objects', '17');
-      if (existsSync(fan) && readdirSync(fan).length > 27) side.gc({});
+      if (namesIn(fan).length > 27 || packIndexes(w.dir).length > 50) side.gc({});
       return true;
     }
     const pushed = repo.pushRefs(w.dir, [`${commit}:${w.ref}`], { force: true, noHooks: true }).status === 0;
@@ -146,32 +141,102 @@ export function pruneWitness(repo: Storage): void {
 }
 
 const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.slice(0, 2), oid.slice(2));
+const packDir = (dir: string) => path.join(dir, 'objects', 'pack');
+const packIndexes = (dir: string) => namesIn(packDir(dir)).flatMap((n) => (n.endsWith('.idx') ? [path.join(packDir(dir), n)] : []));
 
-/** The in-process copy, children first (a copy cut short leaves no closure incomplete); false when an object is not loose here. */
-function copyLoose(repo: Storage, commit: string, w: Witness): boolean {
-  const order: Array<{ oid: string; file: Buffer }> = [];
-  const seen = new Set<string>();
-  const stack = [commit];
-  while (stack.length) {
-    const oid = stack.pop()!;
-    if (seen.has(oid)) continue;
-    seen.add(oid);
-    if (existsSync(objectFile(w.dir, oid))) continue;
-    const file = looseFile(repo, oid);
-    const o = file && inflateLoose(oid, file);
-    if (!o) return false;
-    order.push({ oid, file: file! });
-    if (o.type === 'commit') {
-      const c = parseCommit(o.content);
-      stack.push(c.tree, ...c.parents);
-    } else if (o.type === 'tree') {
-      const entries = treeEntries(o.content, rawLength(repo));
-      if (!entries) return false;
-      // a submodule entry (mode 160000) names a commit of another repository: not an object of this one
-      for (const e of entries) if (e.mode !== '160000') stack.push(e.oid);
-    }
+/** The pack files fetches of this process brought (fetchingPacks): the witness links such a pack instead of a push of it. */
+const fetchedPacks: string[] = [];
+
+/** Runs `fetch`, noting the packs it added to the repository (a fetch of fewer than 100 objects leaves them loose). */
+export function fetchingPacks<T>(repo: Pick<Storage, 'commonDir'>, fetch: () => T): T {
+  const before = new Set(packIndexes(repo.commonDir));
+  const out = fetch();
+  fetchedPacks.push(...packIndexes(repo.commonDir).filter((f) => !before.has(f)));
+  return out;
+}
+
+/** Whether a pack index (version 2: fan-out table, then the sorted raw ids) lists `oid`. */
+function indexHas(idx: Buffer, oid: string): boolean {
+  const want = Buffer.from(oid, 'hex');
+  const ids = 8 + 256 * 4;
+  let lo = want[0] ? idx.readUInt32BE(4 + 4 * want[0]) : 0;
+  let hi = idx.readUInt32BE(8 + 4 * want[0]);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const c = idx.compare(want, 0, want.length, ids + mid * want.length, ids + (mid + 1) * want.length);
+    if (c === 0) return true;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
   }
-  for (const { oid, file } of order.reverse()) writeState(objectFile(w.dir, oid), file, w.dir);
+  return false;
+}
+
+/** The ids an object names (a commit's tree and parents, a tree's entries: its blobs noted); null for a tree cut short. */
+function childrenOf(repo: Storage, o: { type: string; content: Buffer }, blobs: Set<string>): string[] | null {
+  if (o.type === 'commit') {
+    const c = parseCommit(o.content);
+    return [c.tree, ...c.parents];
+  }
+  if (o.type !== 'tree') return [];
+  // a submodule entry (mode 160000) names a commit of another repository: not an object of this one
+  const entries = treeEntries(o.content, rawLength(repo))?.filter((e) => e.mode !== '160000');
+  for (const e of entries ?? []) if (e.mode !== '40000') blobs.add(e.oid);
+  return entries?.map((e) => e.oid) ?? null;
+}
+
+/**
+ * The in-process copy of what the witness lacks, walked a level at a time: loose objects copied, a pack a fetch
+ * brought hard-linked whole (its objects read by one `cat-file` per level). Git never rewrites a pack in place, and a
+ * clone that deletes or repacks it drops only its own name. Packs go first, as the loose ones above them (the record's
+ * commit) name them, and the loose ones children first, so a copy cut short leaves no closure incomplete; false when
+ * an object is in neither.
+ */
+function copyIn(repo: Storage, commit: string, w: Witness): boolean {
+  const held = packIndexes(w.dir).map((f) => readFileSync(f));
+  const fetched = fetchedPacks.filter((f) => existsSync(f)).map((file) => ({ file, idx: readFileSync(file) }));
+  const loose: Array<{ oid: string; file: Buffer }> = [];
+  const links = new Set<string>();
+  const seen = new Set<string>();
+  const blobs = new Set<string>();
+  for (let level = [commit]; level.length; ) {
+    const next: string[] = [];
+    const packed: string[] = [];
+    const read: Array<BatchObject | null> = [];
+    for (const oid of level) {
+      if (seen.has(oid)) continue;
+      seen.add(oid);
+      // the index lookups first: a stat or an open of each object's file costs more
+      if (held.some((idx) => indexHas(idx, oid))) continue;
+      const pack = fetched.find((p) => indexHas(p.idx, oid));
+      if (pack) {
+        links.add(pack.file);
+        // a blob names nothing: not read
+        if (!blobs.has(oid)) packed.push(oid);
+        continue;
+      }
+      if (existsSync(objectFile(w.dir, oid))) continue;
+      const file = looseFile(repo, oid);
+      if (file) loose.push({ oid, file });
+      read.push(file && inflateLoose(oid, file));
+    }
+    for (const o of [...read, ...repo.readObjects(packed)]) {
+      const children = o && childrenOf(repo, o, blobs);
+      if (!children) return false;
+      next.push(...children);
+    }
+    level = next;
+  }
+  for (const idx of links) for (const file of [idx.replace(/\.idx$/, '.pack'), idx]) linkInto(file, path.join(packDir(w.dir), path.basename(file)), w.dir);
+  for (const { oid, file } of loose.reverse()) writeState(objectFile(w.dir, oid), file, w.dir);
   writeState(path.join(w.dir, w.ref), `${commit}\n`, w.dir);
   return true;
+}
+
+/** A hard link of `file` at `to` (a copy across file systems); one there already is the same pack. */
+function linkInto(file: string, to: string, root: string): void {
+  try {
+    linkSync(file, to);
+  } catch {
+    if (!existsSync(to)) writeState(to, readFileSync(file), root);
+  }
 }
