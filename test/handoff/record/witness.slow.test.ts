@@ -3,7 +3,7 @@
 // (the SessionStart hook's view, what the agent is given), which says what is missing and restores it from the
 // witness under $XDG_STATE_HOME: every version of the live handoffs, the archive entries, and a drop's kept versions
 // (so `restore` still undoes the drop). A witness deleted alone is rebuilt without a word.
-import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeRepo, refOf, type TestRepo } from '../../helpers/repo';
@@ -142,7 +142,7 @@ describe('the witness outside .git', () => {
     expect(repo.git(['for-each-ref', 'refs/handoffs/'], { cwd: third }).stdout).toBe('');
   });
 
-  it('versions a fetch brought as a pack: the pack is linked into the witness (no push there), and a wipe restores them', async () => {
+  it('versions a fetch brought as a pack: the pack is copied into the witness (no push there, no link shared with the clone), and a wipe restores them', async () => {
     const { a, b } = await makeWorld('file');
     for (const t of ['plan-a', 'plan-b', 'plan-c']) await ok(b, ['write', t, '-m', `Goal: ${t}`, '--session', 'sess-there']);
     await ok(b, ['sync'], 0, { GIT_HANDOFF_SESSION: 'sess-there' });
@@ -156,6 +156,8 @@ describe('the witness outside .git', () => {
     const fetched = packs(gitDirOf(a));
     expect(fetched).toHaveLength(1);
     expect(packs(path.join(witnessRoot(a), project))).toContain(fetched[0]);
+    const inode = (dir: string) => statSync(path.join(dir, 'objects', 'pack', fetched[0])).ino;
+    expect(inode(path.join(witnessRoot(a), project))).not.toBe(inode(gitDirOf(a)));
     const was = handoffRefs(a);
     expect(was.split('\n')).toHaveLength(3);
     // the remote out of reach: only the witness can bring them back

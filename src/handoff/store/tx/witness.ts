@@ -1,7 +1,7 @@
 // The record's witness outside `.git` (SPEC 9): every record commit is also written into a bare repository under the
 // user's state directory, <project> (its root commits) / refs/witness/<place> (the clone's path), each 16 hex of sha256.
 // No remote URL in the identity: a renamed or mirrored remote would split one working copy's witness.
-import { existsSync, linkSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile, rawLength, treeEntries } from '../../../git/loose-read';
@@ -144,7 +144,7 @@ const objectFile = (dir: string, oid: string) => path.join(dir, 'objects', oid.s
 const packDir = (dir: string) => path.join(dir, 'objects', 'pack');
 const packIndexes = (dir: string) => namesIn(packDir(dir)).flatMap((n) => (n.endsWith('.idx') ? [path.join(packDir(dir), n)] : []));
 
-/** The pack files fetches of this process brought (fetchingPacks): the witness links such a pack instead of a push of it. */
+/** The pack files fetches of this process brought (fetchingPacks): the witness copies such a pack instead of a push of it. */
 const fetchedPacks: string[] = [];
 
 /** Runs `fetch`, noting the packs it added to the repository (a fetch of fewer than 100 objects leaves them loose). */
@@ -186,8 +186,8 @@ function childrenOf(repo: Storage, o: { type: string; content: Buffer }, blobs: 
 
 /**
  * The in-process copy of what the witness lacks, walked a level at a time: loose objects copied, a pack a fetch
- * brought hard-linked whole (its objects read by one `cat-file` per level). Git never rewrites a pack in place, and a
- * clone that deletes or repacks it drops only its own name. Packs go first, as the loose ones above them (the record's
+ * brought copied whole (its objects read by one `cat-file` per level; a copy, not a link, so that nothing done to the
+ * clone's file reaches the witness's). Packs go first, as the loose ones above them (the record's
  * commit) name them, and the loose ones children first, so a copy cut short leaves no closure incomplete; false when
  * an object is in neither.
  */
@@ -195,7 +195,7 @@ function copyIn(repo: Storage, commit: string, w: Witness): boolean {
   const held = packIndexes(w.dir).map((f) => readFileSync(f));
   const fetched = fetchedPacks.filter((f) => existsSync(f)).map((file) => ({ file, idx: readFileSync(file) }));
   const loose: Array<{ oid: string; file: Buffer }> = [];
-  const links = new Set<string>();
+  const packs = new Set<string>();
   const seen = new Set<string>();
   const blobs = new Set<string>();
   for (let level = [commit]; level.length; ) {
@@ -209,7 +209,7 @@ function copyIn(repo: Storage, commit: string, w: Witness): boolean {
       if (held.some((idx) => indexHas(idx, oid))) continue;
       const pack = fetched.find((p) => indexHas(p.idx, oid));
       if (pack) {
-        links.add(pack.file);
+        packs.add(pack.file);
         // a blob names nothing: not read
         if (!blobs.has(oid)) packed.push(oid);
         continue;
@@ -226,17 +226,15 @@ function copyIn(repo: Storage, commit: string, w: Witness): boolean {
     }
     level = next;
   }
-  for (const idx of links) for (const file of [idx.replace(/\.idx$/, '.pack'), idx]) linkInto(file, path.join(packDir(w.dir), path.basename(file)), w.dir);
+  for (const idx of packs) {
+    for (const file of [idx.replace(/\.idx$/, '.pack'), idx]) {
+      const to = path.join(packDir(w.dir), path.basename(file));
+      // one there already is the same pack (its name is its checksum)
+      if (!existsSync(to)) writeState(to, readFileSync(file), w.dir);
+    }
+  }
   for (const { oid, file } of loose.reverse()) writeState(objectFile(w.dir, oid), file, w.dir);
   writeState(path.join(w.dir, w.ref), `${commit}\n`, w.dir);
   return true;
 }
 
-/** A hard link of `file` at `to` (a copy across file systems); one there already is the same pack. */
-function linkInto(file: string, to: string, root: string): void {
-  try {
-    linkSync(file, to);
-  } catch {
-    if (!existsSync(to)) writeState(to, readFileSync(file), root);
-  }
-}
