@@ -529,7 +529,7 @@ class GitRepo implements Repo {
     const limit = [...(o.max === undefined ? [] : [`--max-count=${o.max}`]), ...(o.since === undefined ? [] : [`--since=@${o.since}`])];
     return rowsOf(this.outOrNull(['log', '--stdin', ...limit, `--format=${fields.join('%x00')}%x00`], { input: refs.join('\n') + '\n' }) ?? '', fields.length);
   }
-  commitsVia(from: string[], o: { not?: string[]; grep?: string[] } = {}) {
+  commitsVia(from: string[], o: { not?: string[]; grep?: string[]; strict?: boolean } = {}) {
     if (from.length === 0) return [];
     // revisions on stdin (a sync of thousands of refs names more than a command line holds), options where stdin takes none
     const option = (a: string) => a.startsWith('--');
@@ -537,7 +537,9 @@ class GitRepo implements Repo {
     const input = [...from.filter((a) => !option(a)), ...not.filter((a) => !option(a)).map((a) => `^${a}`), ''].join('\n');
     const grep = o.grep?.length ? ['--fixed-strings', ...o.grep.map((t) => `--grep=${t}`)] : [];
     const args = ['log', '--source', ...grep, '--format=%H%x00%S%x00%ct%x00%(trailers)%x00', ...from.filter(option), '--stdin', '--not', ...not.filter(option), '--'];
-    return rowsOf(this.outOrNull(args, { input }) ?? '', 4).map(([oid, source, ct, block]) => new RefRecord(source, oid, Number(ct), block));
+    // strict: a walk git cannot make throws (a check that cannot read its commits says so), else it reads as none
+    const out = o.strict ? this.out(args, { input }) : (this.outOrNull(args, { input }) ?? '');
+    return rowsOf(out, 4).map(([oid, source, ct, block]) => new RefRecord(source, oid, Number(ct), block));
   }
 
   // ---- configuration

@@ -214,8 +214,8 @@ export interface Storage extends RepoPlace {
   history(rev: string): { entries: LogRecord[]; unsure: boolean };
   /** The commits `refs` reach (newest first, at most `max`, made since `since` in unix seconds), each as its `fields` (git log's format atoms); empty when git cannot walk them. */
   logFields(refs: string[], fields: string[], o: { max?: number; since?: number }): string[][];
-  /** Each commit `from` reaches and `not` does not, `ref` the ref it came through; `grep`: messages holding one of these texts. Empty when git cannot walk them. */
-  commitsVia(from: string[], o?: { not?: string[]; grep?: string[] }): RefRecord[];
+  /** Each commit `from` reaches and `not` does not, `ref` the ref it came through; `grep`: messages holding one of these texts. Empty when git cannot walk them (`strict`: throws). */
+  commitsVia(from: string[], o?: { not?: string[]; grep?: string[]; strict?: boolean }): RefRecord[];
 
   // ---- configuration
   /** handoff.* settings and the identity keys, in one read. */

@@ -38,7 +38,7 @@ function mixedCommits(c: HookContext, remoteName: string, lines: PushLine[]): Ar
   const known = c.repo.readObjects(remoteOids).flatMap((o, i) => (o ? [remoteOids[i]] : []));
   // git's trailer block of each commit, read by the one reader
   return c.repo
-    .commitsVia(tips, { not: [...known, `--remotes=${remoteName}`] })
+    .commitsVia(tips, { not: [...known, `--remotes=${remoteName}`], strict: true })
     .map((r) => ({ oid: r.oid, sessions: claimedSessions(r.trailers) }))
     .filter((r) => r.sessions.length > 1);
 }

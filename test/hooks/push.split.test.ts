@@ -67,6 +67,17 @@ quickDescribe('pre-push', () => {
     expect(del.stderr).toContain('deleting a handoff is done only by archiving it');
     expect(refOf(bare, REF)).toBe(remote);
   });
+
+  it('says so when it cannot walk the commits it checks, and does not refuse on that alone', async () => {
+    const { repo, bare } = await withRemote(false);
+    expect(gitAs(repo, A, ['commit', '-q', '--allow-empty', '-m', 'clean']).status).toBe(0);
+    // a setting git log dies on and git push never reads
+    repo.git(['config', 'log.date', 'no-such-format']);
+    const r = gitAs(repo, null, ['push', 'origin', 'main']);
+    expect(r.stderr, r.stderr).toMatch(/git-handoff \(pre-push hook\): could not check \(.*\); allowed/);
+    expect(r.status).toBe(0);
+    expect(refOf(bare, 'refs/heads/main')).toBe(refOf(repo, 'refs/heads/main'));
+  });
 });
 
 quickDescribe('fetch', () => {
