@@ -21,13 +21,14 @@ export async function assertPushClean(repo: Repo, remote: string, o: { record?: 
   // the remote holds of them when the caller knows that (`seen`: git then parses those tips, not every tracking ref)
   const handoffs = o.differing ?? ['--glob=refs/handoffs/*', '--glob=refs/handoff-archive/*'];
   const seen = o.seen ?? [`--glob=${trackingRoot(remote)}*`];
-  const versions = repo.commitsVia([...handoffs, ...(o.record ? [RECORD_REF] : [])], { not: seen });
+  // a walk git cannot make is no clean walk: the push stops (strict)
+  const versions = repo.commitsVia([...handoffs, ...(o.record ? [RECORD_REF] : [])], { not: seen, strict: true });
   let found = await scanVersions(repo, versions, { skipScanned: true });
   if (!found.length) return [];
   if (o.record) {
     // which findings a handoff ref reaches (a second walk, only when something was found): the rest only the record
     // reaches (a version dropped, or moved aside), so the record stays here and the handoffs go
-    const viaHandoffs = new Set(repo.commitsVia(handoffs, { not: seen }).map((v) => v.oid));
+    const viaHandoffs = new Set(repo.commitsVia(handoffs, { not: seen, strict: true }).map((v) => v.oid));
     const recordOnly = found.filter((f) => !viaHandoffs.has(f.oid));
     found = found.filter((f) => viaHandoffs.has(f.oid));
     if (!found.length) return recordOnly;
@@ -59,7 +60,7 @@ export async function pushLineFindings(repo: Repo, remote: string, lines: Array<
 /** The versions the tips reach and `exclude` does not, each named by its tip's ref, scanned. */
 function scanFromTips(repo: Repo, tips: Array<{ ref: string; oid: string }>, exclude: string[], skipScanned: boolean): Promise<VersionFindings[]> {
   const refOf = new Map(tips.map((t) => [t.oid, t.ref]));
-  return scanVersions(repo, repo.commitsVia([...refOf.keys()], { not: exclude }).map((v) => ({ oid: v.oid, ref: refOf.get(v.ref) ?? v.ref })), { skipScanned });
+  return scanVersions(repo, repo.commitsVia([...refOf.keys()], { not: exclude, strict: true }).map((v) => ({ oid: v.oid, ref: refOf.get(v.ref) ?? v.ref })), { skipScanned });
 }
 
 /** The server's scan of a push: every incoming version of a handoff ref, scan records not trusted. */

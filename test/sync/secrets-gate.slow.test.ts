@@ -89,6 +89,20 @@ describe('push scans what it sends', () => {
     const refused = await a.cli(['push']);
     expect(refused.exitCode).toBe(6);
   });
+
+  it('a walk of the versions it would send that git cannot make sends nothing (the scan is not skipped)', async () => {
+    const { a, bare } = await makeWorld('file');
+    await ok(a, ['write', 'clean-notes', '-m', 'nothing secret here', '--session', 'sess-a']);
+    const [leak] = await plantAll(a);
+    expect(leak).toBeDefined();
+    // a setting git log dies on, which git push never reads
+    a.git(['config', 'log.date', 'no-such-format']);
+    const r = await a.cli(['push']);
+    expect(r.exitCode, String(r.stderr)).not.toBe(0);
+    // git dies on the setting before it reads its stdin: either git's own words or the pipe it closed
+    expect(String(r.stderr), String(r.stderr)).toMatch(/git log failed: .*unknown date format|could not run git: .*EPIPE/);
+    expect(handoffRefs(bare)).toBe('');
+  });
 });
 
 describe('the pre-push hook scans a plain git push of handoff refs', () => {
