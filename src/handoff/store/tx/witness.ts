@@ -1,7 +1,7 @@
 // The record's witness outside `.git` (SPEC 9): every record commit is also written into a bare repository under the
 // user's state directory, <project> (its root commits) / refs/witness/<place> (the clone's path), each 16 hex of sha256.
 // No remote URL in the identity: a renamed or mirrored remote would split one working copy's witness.
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile, rawLength, treeEntries } from '../../../git/loose-read';
@@ -155,15 +155,23 @@ export function fetchingPacks<T>(repo: Pick<Storage, 'commonDir'>, fetch: () => 
   return out;
 }
 
-/** Whether a pack index (version 2: fan-out table, then the sorted raw ids) lists `oid`. */
-function indexHas(idx: Buffer, oid: string): boolean {
+/**
+ * Whether a pack index (version 2, open as `fd`) lists `oid`: two entries of its fan-out table, then the one bucket of
+ * sorted ids that can hold it, read from the file (an index grows with its pack; a walk looks up what changed).
+ */
+function indexHas(fd: number, oid: string): boolean {
   const want = Buffer.from(oid, 'hex');
-  const ids = 8 + 256 * 4;
-  let lo = want[0] ? idx.readUInt32BE(4 + 4 * want[0]) : 0;
-  let hi = idx.readUInt32BE(8 + 4 * want[0]);
+  const fanout = Buffer.alloc(8);
+  // fan-out entry b (after an 8-byte header): how many ids start with a byte ≤ b
+  readSync(fd, fanout, 0, 8, 4 + 4 * want[0]);
+  const from = want[0] ? fanout.readUInt32BE(0) : 0;
+  const bucket = Buffer.alloc((fanout.readUInt32BE(4) - from) * want.length);
+  readSync(fd, bucket, 0, bucket.length, 8 + 256 * 4 + from * want.length);
+  let lo = 0;
+  let hi = bucket.length / want.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const c = idx.compare(want, 0, want.length, ids + mid * want.length, ids + (mid + 1) * want.length);
+    const c = bucket.compare(want, 0, want.length, mid * want.length, (mid + 1) * want.length);
     if (c === 0) return true;
     if (c < 0) lo = mid + 1;
     else hi = mid;
@@ -172,6 +180,26 @@ function indexHas(idx: Buffer, oid: string): boolean {
 }
 
 /** The ids an object names (a commit's tree and parents, a tree's entries: its blobs noted); null for a tree cut short. */
+/** An object of the clone, read loose in-process or by git. */
+const readAny = (repo: Storage, oid: string) => {
+  const file = looseFile(repo, oid);
+  return file ? inflateLoose(oid, file) : repo.readObjects([oid])[0];
+};
+
+/**
+ * The files of the previous record's tree, where the witness holds that record (an object there has its whole closure
+ * there: each copy goes children first): a record rewrites the files of the branches it moved alone, so the walk
+ * looks up only those, not every branch's.
+ */
+function previousFiles(repo: Storage, commit: string, holds: (oid: string) => boolean): string[] {
+  const c = readAny(repo, commit);
+  const previous = c?.type === 'commit' ? parseCommit(c.content).parents[0] : undefined;
+  if (!previous || !holds(previous)) return [];
+  const p = readAny(repo, previous);
+  const tree = p?.type === 'commit' ? readAny(repo, parseCommit(p.content).tree) : null;
+  return tree?.type === 'tree' ? (treeEntries(tree.content, rawLength(repo)) ?? []).map((e) => e.oid) : [];
+}
+
 function childrenOf(repo: Storage, o: { type: string; content: Buffer }, blobs: Set<string>): string[] | null {
   if (o.type === 'commit') {
     const c = parseCommit(o.content);
@@ -192,11 +220,21 @@ function childrenOf(repo: Storage, o: { type: string; content: Buffer }, blobs: 
  * an object is in neither.
  */
 function copyIn(repo: Storage, commit: string, w: Witness): boolean {
-  const held = packIndexes(w.dir).map((f) => readFileSync(f));
-  const fetched = fetchedPacks.filter((f) => existsSync(f)).map((file) => ({ file, idx: readFileSync(file) }));
+  const held = packIndexes(w.dir).map((f) => openSync(f, 'r'));
+  const fetched = fetchedPacks.filter((f) => existsSync(f)).map((file) => ({ file, fd: openSync(file, 'r') }));
+  try {
+    return walkIn(repo, commit, w, held, fetched);
+  } finally {
+    for (const fd of [...held, ...fetched.map((p) => p.fd)]) closeSync(fd);
+  }
+}
+
+/** copyIn's walk, the witness's pack indexes and those of this process's fetches open. */
+function walkIn(repo: Storage, commit: string, w: Witness, held: number[], fetched: Array<{ file: string; fd: number }>): boolean {
   const loose: Array<{ oid: string; file: Buffer }> = [];
   const packs = new Set<string>();
-  const seen = new Set<string>();
+  const holds = (oid: string) => held.some((fd) => indexHas(fd, oid)) || existsSync(objectFile(w.dir, oid));
+  const seen = new Set<string>(previousFiles(repo, commit, holds));
   const blobs = new Set<string>();
   for (let level = [commit]; level.length; ) {
     const next: string[] = [];
@@ -206,8 +244,8 @@ function copyIn(repo: Storage, commit: string, w: Witness): boolean {
       if (seen.has(oid)) continue;
       seen.add(oid);
       // the index lookups first: a stat or an open of each object's file costs more
-      if (held.some((idx) => indexHas(idx, oid))) continue;
-      const pack = fetched.find((p) => indexHas(p.idx, oid));
+      if (held.some((fd) => indexHas(fd, oid))) continue;
+      const pack = fetched.find((p) => indexHas(p.fd, oid));
       if (pack) {
         packs.add(pack.file);
         // a blob names nothing: not read
