@@ -68,7 +68,7 @@ function sharedLength(a: string, b: string | undefined): number {
  * `id` as shown beside `among`, like git's abbreviated names: the shortest prefix of 8 or more that tells it apart, only
  * for a hex-ish id (a prefix of `session-a` says nothing, so such an id is shown whole); '(none)' for no id.
  */
-export function short(id: string | null | undefined, among: Iterable<string | null | undefined> = []): string {
+export function short(id: string | null | undefined, among: Iterable<string | null | undefined> & object = []): string {
   if (!id) return '(none)';
   let sorted = SORTED.get(among);
   if (!sorted) SORTED.set(among, (sorted = [...new Set([...among].filter((o): o is string => !!o))].sort()));
