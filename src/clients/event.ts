@@ -111,7 +111,7 @@ const MAX_PATHS = 1024;
 const MAX_NESTING = 32;
 
 /** Keys under which a tool's arguments carry a command line it runs (an MCP shell, another client's terminal tool). */
-const COMMAND_KEY = /^(command|cmd|command_?line|shell_?command|script|program|executable)$/i;
+const COMMAND_KEY = /^(command|cmd|command_?line|shell_?command|script|shell_?script|program|executable|shell|bash|sh|exec|execute|run)$/i;
 /** Keys under which a tool carries several command lines, each run on its own (Cline's run_commands `{commands}`). */
 const COMMANDS_KEY = /^(commands|cmds|command_?lines|scripts)$/i;
 /** Keys under which a command's arguments follow it (argv after the program). */
@@ -176,8 +176,11 @@ export function unknownShape(tool: string | null, input: Record<string, unknown>
         if (!CWD_KEY.test(key) && !v.startsWith('/') && !v.startsWith('~') && !v.includes(':')) for (const dir of dirs) paths.push(`${dir.replace(/\/+$/, '')}/${v}`);
       }
     } else if (Array.isArray(v) && COMMANDS_KEY.test(key) && v.every((x) => typeof x === 'string')) commands.push(...v);
-    else if (Array.isArray(v) && COMMAND_KEY.test(key) && v.length && v.every((x) => typeof x === 'string')) commands.push(v.map(shellWord).join(' '));
-    else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
+    else if (Array.isArray(v) && (COMMAND_KEY.test(key) || ARGS_KEY.test(key)) && v.length && v.every((x) => typeof x === 'string')) {
+      commands.push(v.map(shellWord).join(' '));
+      // `{argv: [...]}` alone: a program and its arguments, or the arguments of one the tool names; each is a path too
+      if (!COMMAND_KEY.test(key)) for (const x of v) visit(x, key, depth + 1);
+    } else if (Array.isArray(v)) for (const x of v) visit(x, key, depth + 1);
     else if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
       // a command and its arguments: one command line (`{command: "sh", args: ["-c", "echo … > f"]}`)

@@ -15,6 +15,14 @@ export function readLoose(repo: Pick<Storage, 'commonDir'>, oid: string, max?: n
   return file && inflateLoose(oid, file, max);
 }
 
+/** Objects read in this process while they are loose (a write leaves its own so), the rest (and names) by one cat-file. */
+export function readObjectsLooseFirst(repo: Pick<Storage, 'commonDir' | 'readObjects'>, specs: string[], max?: number): Array<BatchObject | null> {
+  const found = specs.map((s) => (/^[0-9a-f]+$/.test(s) ? readLoose(repo, s, max) : null));
+  const rest = specs.filter((_, i) => !found[i]);
+  const got = rest.length ? repo.readObjects(rest, max === undefined ? undefined : max + 1024) : [];
+  return found.map((o) => o ?? got.shift() ?? null);
+}
+
 /** A loose object's file as stored (deflated), or null when it is not a loose object here. */
 export function looseFile(repo: Pick<Storage, 'commonDir'>, oid: string): Buffer | null {
   try {

@@ -27,7 +27,7 @@ export async function claimsOnWrite(ctx: GuardContext, loc: Location, d: Decisio
   if (!existsSync(claimsMarker(loc.commonDir))) return { decision: d, effects: [] };
   const effect = effectOf(ctx);
   const effects: Effect[] = [{ kind: 'renew-claims', loc }];
-  const named = effectByRepo(ctx).flatMap(({ loc: l, paths }) => claimedByOthers(l.commonDir, headBranch(l), ctx.session, paths).map((h) => ({ ...h, commonDir: l.commonDir })));
+  const named = effectByRepo(ctx, true).flatMap(({ loc: l, paths }) => claimedByOthers(l.commonDir, headBranch(l), ctx.session, paths).map((h) => ({ ...h, commonDir: l.commonDir })));
   // a call that may write paths the guard cannot tell may write any path claimed on this branch
   const unknown = named.length === 0 && effect.unknown !== null;
   const hits = unknown ? claimsOfOthers(loc.commonDir, headBranch(loc), ctx.session).map((h) => ({ ...h, commonDir: loc.commonDir })) : named;

@@ -26,14 +26,20 @@ export function effectOf(ctx: GuardContext): Effect {
   return effects.get(ctx) ?? { paths: new Set(fileOps(ctx.event.action, ctx.event.cwd).map((op) => op.abs)), unknown: null };
 }
 
-/** The call's effect by the worktree holding each path (relative to it, as git names paths); a path in no repository left out. */
-export function effectByRepo(ctx: GuardContext): Array<{ loc: Location; paths: string[] }> {
+/**
+ * The call's effect by the worktree holding each path (relative to it, as git names paths); a path in no repository
+ * left out. A directory it may remove whole (noted with a trailing separator) is given as `dir/` with `trees`
+ * (everything under it), else as `dir`.
+ */
+export function effectByRepo(ctx: GuardContext, trees = false): Array<{ loc: Location; paths: string[] }> {
   const out = new Map<string, { loc: Location; paths: string[] }>();
-  for (const abs of effectOf(ctx).paths) {
+  for (const noted of effectOf(ctx).paths) {
+    const tree = noted.endsWith(path.sep);
+    const abs = tree ? noted.slice(0, -1) : noted;
     const loc = ctx.locateFile(abs);
     if (!loc) continue;
     const e = out.get(loc.worktree) ?? { loc, paths: [] };
-    e.paths.push(path.relative(loc.worktree, abs).split(path.sep).join('/'));
+    e.paths.push(path.relative(loc.worktree, abs).split(path.sep).join('/') + (tree && trees ? '/' : ''));
     out.set(loc.worktree, e);
   }
   return [...out.values()];

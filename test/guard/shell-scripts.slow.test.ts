@@ -46,9 +46,13 @@ describe('a script made on the line by a program and then run (a later round)', 
         "echo 'ez -ess zrzbel' | tr a-z n-za-m | bash",
         'echo cm0gLXJmIG1lbW9yeQ== | base64 -d > $EMPTY/s.sh; sh $EMPTY/s.sh',
         'echo cm0gLXJmIG1lbW9yeQ== | base64 -d | tee $EMPTY/s.sh >/dev/null; . $EMPTY/s.sh',
+        'bash -c "$(echo cm0gLXJmIG1lbW9yeQ== | base64 -d)"',
+        'sh -c "`printf 726d202d7266206d656d6f7279 | xxd -r -p`"',
+        "eval \"$(rev <<< 'yromem fr- mr')\"",
+        '$(echo cm0K | base64 -d) -rf $EMPTY/x',
       ],
       'deny',
     );
-    await expectShell5(w, ['echo ls | sh', 'cat $EMPTY/in | sh', 'echo ls > $EMPTY/s.sh; sh $EMPTY/s.sh', 'ls | sort | head -3', 'npm test 2>&1 | tail -5'], 'allow');
+    await expectShell5(w, ['echo ls | sh', 'cat $EMPTY/in | sh', 'sh -c "$(cat $EMPTY/in)"', 'eval "$(ssh-agent -s)"', '"$(which node)" -e 0', 'echo "$(echo hi | tr a-z A-Z)"', 'echo ls > $EMPTY/s.sh; sh $EMPTY/s.sh', 'ls | sort | head -3', 'npm test 2>&1 | tail -5'], 'allow');
   });
 });

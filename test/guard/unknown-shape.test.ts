@@ -27,6 +27,10 @@ describe('unknown shapes are judged', () => {
     expect(unknownShape('mcp__shell__exec', { command: 'git status', cwd: '/tmp/x' })).toEqual({ type: 'shell', command: 'git status', cwd: '/tmp/x', stdinUnseen: true });
     expect(unknownShape('mcp__shell__exec', { cmd: ['git', 'update-ref', '-d', THEIR_REF] })).toEqual({ type: 'paths', paths: [], commands: [`git update-ref -d ${THEIR_REF}`] });
     expect(unknownShape('run_task', { task: { label: 'x', command: 'rm -rf memory', args: [] } })).toMatchObject({ type: 'paths', commands: ['rm -rf memory'] });
+    // a program and its arguments as an array alone, and a command line under a shell's own name
+    expect(unknownShape('mcp__x__exec', { argv: ['git', 'update-ref', '-d', THEIR_REF] })).toMatchObject({ type: 'paths', commands: [`git update-ref -d ${THEIR_REF}`] });
+    expect(unknownShape('mcp__x__do', { shell: 'rm -rf memory' })).toMatchObject({ type: 'paths', commands: ['rm -rf memory'] });
+    expect(unknownShape('mcp__x__do', { job: { bash: 'rm -rf memory', exec: 'ls' } })).toMatchObject({ type: 'paths', commands: ['rm -rf memory', 'ls'] });
     // a client's read-only tool reads whatever it is given (the clients' records: src/clients/index.ts)
     expect(detectClient({ hook_event_name: 'PreToolUse', session_id: ME, cwd: '/tmp', tool_name: 'Read', tool_input: { command: 'rm -rf memory' } }, 'claude-code').parse({ hook_event_name: 'PreToolUse', session_id: ME, cwd: '/tmp', tool_name: 'Read', tool_input: { command: 'rm -rf memory' } }).action).toEqual({ type: 'other' });
   });
@@ -49,6 +53,8 @@ describe('unknown shapes are judged', () => {
       { ...base, hook_event_name: 'PreToolUse', tool_name: 'mcp__shell__run', tool_input: { command: update } },
       { ...base, hook_event_name: 'PreToolUse', tool_name: 'mcp__shell__run', tool_input: { script: `rm -f ${FOREIGN_FILE}` } },
       { ...base, hook_event_name: 'PreToolUse', tool_name: 'run_task', tool_input: { task: { label: 'x', type: 'shell', command: update } } },
+      { ...base, hook_event_name: 'PreToolUse', tool_name: 'mcp__x__exec', tool_input: { argv: ['git', 'update-ref', '-d', THEIR_REF] } },
+      { ...base, hook_event_name: 'PreToolUse', tool_name: 'mcp__x__exec', tool_input: { job: { run: update } } },
       { ...base, hook_event_name: 'SomeFutureEvent', tool_name: 'write_anything', tool_input: { target: `${repo.dir}/${FOREIGN_FILE}`, text: 'mine' } },
     ];
     const allowed: Array<Record<string, unknown>> = [

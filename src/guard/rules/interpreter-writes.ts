@@ -69,7 +69,7 @@ export function interpreterWrites(cmd: SimpleCommand, whole: string, judged: Set
   const kind = seen.tree ? 'delete' : 'write';
   const targets = [
     ...seen.paths.map((p): WriteTarget => ({ path: p, kind: 'write', cwd: cmd.cwd })),
-    ...seen.dirs.map((p): WriteTarget => ({ path: p, kind: 'delete', cwd: cmd.cwd })),
+    ...seen.dirs.map((p): WriteTarget => ({ path: p, kind, cwd: cmd.cwd })),
     ...deep,
     ...seen.rooted.map((p): WriteTarget => ({ path: p, kind, cwd: cmd.cwd })),
     ...givenWords(cmd, seen),
@@ -136,10 +136,17 @@ function namedFiles(whole: string, env: NodeJS.ProcessEnv): Seen {
   // an archive unpacked with no directory given (`ZipFile(…).extractall()`, `shutil.unpack_archive('x.zip')`) lands here
   if (/extractall\(\s*\)|unpack_archive\(\s*[^,()]*\)/.test(whole)) dirs.add('.');
   // a pattern counts when it holds a name's letters too ('*' alone, '.*' are not paths, and are common in code)
-  for (const m of whole.matchAll(/(["'])([\w./~+*?[\]{},-]{1,1024})\1/g)) {
+  // glued as the interpreter glues them (`'src/' + 'a.ts'`), and as written
+  for (const m of `${whole}\n${glued(whole)}`.matchAll(/(["'])([\w./~+*?[\]{},-]{1,1024})\1/g)) {
     const pattern = PATTERN.test(m[2]);
     if ((/handoff-[^/]*\.md$/.test(m[2]) && !pattern) || /^[wax]b?\+?$/.test(m[2]) || (pattern && !/\w/.test(m[2]))) continue;
     dirs.add(m[2]);
+  }
+  // `os.path.join('src', 'a.ts')`, `path.resolve('src', 'a.ts')`: two to four literal parts joined as the call joins them
+  for (const m of whole.matchAll(/\b(?:join|resolve)\(/g)) {
+    const args = whole.slice(m.index + m[0].length, m.index + m[0].length + PATH_MAX);
+    const parts = [...args.slice(0, Math.max(0, args.indexOf(')'))).matchAll(/(["'])([\w./~+-]{0,1024})\1/g)].map((x) => x[2]);
+    if (parts.length >= 2 && parts.length <= 4) dirs.add(path.join(...parts));
   }
   // the home and the environment, read as the interpreter would
   let code = whole;

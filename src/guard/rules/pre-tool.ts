@@ -25,6 +25,7 @@ import { interpreterWrites } from './interpreter-writes';
 import { commitNeedsSession, isHandoffCommand, judgeHandoffCommand, needsSession, plainHooksDir, productVariableProblem, sessionPrefix } from './inject';
 import { RECORDS } from '../../clients/records';
 import { neutral } from '../../terminal-text';
+import { statOr } from '../../read-file';
 import { codeRunsAnchors, handoffByInterpreter, handoffRun, handoffSource, personOnlyProblem, reinstallProblem, unconfiguredSourceProblem } from './anchors';
 import { Earlier } from './earlier';
 import { worktreeEffect } from './worktree';
@@ -193,7 +194,8 @@ async function fileDecision(ctx: GuardContext, given: FileOp[], budget: Budget):
     return [...named, ...linked.map((f) => ({ ...op, abs: f, shown: `${op.shown} (a hard link of ${path.relative(ctx.event.cwd, f) || f})`, kind: 'shell' as const }))];
   });
   // what the call may write, as judged here, is what claims and the ledger read (../effect.ts)
-  noteEffect(ctx, ops.map((op) => op.abs));
+  // a directory removed whole: everything under it (claims compare it as `dir/`)
+  noteEffect(ctx, ops.map((op) => (op.kind === 'delete' && statOr(op.abs)?.isDirectory() ? op.abs + path.sep : op.abs)));
   const fence = ops.length ? await perimeterOf(ctx) : null;
   for (const op of ops) {
     // git's directories wherever they are, its configuration files, the clients' hook files, the guard's state

@@ -1,7 +1,7 @@
 // A shell command line as the simple commands it runs, in order: ./lex.ts's tokens split at the separators, each
 // command unwrapped, what its values and the scripts written or piped on the line run read, `cd` followed.
 import { lex, type Token } from './lex';
-import { MAX_DEPTH, type Redirect, type SimpleCommand } from './command';
+import { hereDocument, MAX_DEPTH, type Redirect, type SimpleCommand } from './command';
 import { changeDir, dirOperand } from './dirs';
 import { runValueCommands, setsForLine } from './values';
 import { literalOutput, pathAt, recordWrites, writtenScriptRun } from './written';
@@ -62,6 +62,8 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
             delete c.unread;
           } else if (!PASSES_ON.has(piped.argv[0] ?? '')) c.builtBy = piped.argv[0] ?? 'a command';
         }
+        // `sh -c "$(echo … | base64 -d)"`, `$(rev <<< …) -rf x`: what runs is a command's output made from the line's text
+        if (c.unread && !c.builtBy) c.builtBy = makerOf(c.argv[0] ?? '', c.cwd, depth);
         out.push(c);
         if (c.argv.length) last = c;
         if (c.argv[0] === 'cd' || c.argv[0] === 'pushd') {
@@ -102,4 +104,19 @@ export function parseShell(script: string, cwd: string | null = null, depth = 0)
   }
   flush();
   return out;
+}
+
+/**
+ * The program that makes a command substitution's output (`$(…)` or backticks, the whole word) from this line's own
+ * text: the last step of a pipeline from literal text (`echo`, `printf`) or from a here-document or here-string, when
+ * it does not hand that text on unchanged. Else undefined (`$(which node)`, `$(pyenv init -)`: made elsewhere).
+ */
+function makerOf(word: string, cwd: string | null, depth: number): string | undefined {
+  const inner = /^\$\(([\s\S]*)\)$/.exec(word)?.[1] ?? /^`([\s\S]*)`$/.exec(word)?.[1];
+  if (inner === undefined || depth >= MAX_DEPTH) return undefined;
+  const last = parseShell(inner, cwd, depth + 1).filter((c) => c.argv.length).at(-1);
+  let first = last;
+  while (first?.stdinFrom) first = first.stdinFrom;
+  if (!last || !first || PASSES_ON.has(last.argv[0])) return undefined;
+  return hereDocument(first.redirects) !== undefined || (first !== last && literalOutput(first) !== null) ? last.argv[0] : undefined;
 }

@@ -19,8 +19,12 @@ export function claimedByOthers(commonDir: string, branch: string | null, sessio
   if (paths.length === 0) return [];
   const claims = othersClaims(commonDir, branch, session, nowMs);
   return paths.flatMap((path) => {
-    const claim = claims.find((c) => pathClaimed(path, c.paths));
-    return claim ? [{ path, claim }] : [];
+    for (const claim of claims) {
+      const spec = pathClaimed(path, claim.paths);
+      // a directory removed whole (`dir/`) meets the claim inside it: that is what it names
+      if (spec !== null) return [{ path: path.endsWith('/') && spec.startsWith(path) ? spec : path, claim }];
+    }
+    return [];
   });
 }
 

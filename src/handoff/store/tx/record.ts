@@ -2,8 +2,8 @@
 // (shelf) per branch, and whose extra parents keep every recorded version reachable. A write rewrites its own shelf only.
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { rawLength, readLoose, treeEntries } from '../../../git/loose-read';
-import { MOVE_REFS, parseCommit, type BatchObject, type RefOp, type Storage } from '../../../git/storage';
+import { rawLength, readObjectsLooseFirst, treeEntries } from '../../../git/loose-read';
+import { MOVE_REFS, parseCommit, type RefOp, type Storage } from '../../../git/storage';
 import { commitFixed } from './commits';
 import { ARCHIVE_PREFIX, droppedPrefixOf, HANDOFF_PREFIX, isHandoffName, isValidTopic, keyOf, NOTES_REF, stampOf } from '../names';
 import { localRecord, readCache } from '../../state/state-file';
@@ -111,13 +111,7 @@ export function parseRecord(text: string, commit: string, hexLength: number): Re
   return problem ? emptyRecord(commit, problem) : rec;
 }
 
-/** Objects read in this process while they are loose (each write leaves its own so), the rest by one cat-file. */
-function objectsOf(repo: Storage, specs: string[]): Array<BatchObject | null> {
-  const found = specs.map((s) => (/^[0-9a-f]+$/.test(s) ? readLoose(repo, s, RECORD_MAX) : null));
-  const rest = specs.filter((_, i) => !found[i]);
-  const got = rest.length ? repo.readObjects(rest, RECORD_MAX + 1024) : [];
-  return found.map((o) => o ?? got.shift() ?? null);
-}
+const objectsOf = (repo: Storage, specs: string[]) => readObjectsLooseFirst(repo, specs, RECORD_MAX);
 
 
 /** The record at `spec` (ref or commit), strictly read; a missing, foreign or garbled one has `problem`. `only`: the shelves read. */

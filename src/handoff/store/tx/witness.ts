@@ -4,7 +4,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
-import { inflateLoose, looseFile, rawLength, treeEntries } from '../../../git/loose-read';
+import { inflateLoose, looseFile, rawLength, readObjectsLooseFirst, treeEntries } from '../../../git/loose-read';
 import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type BatchObject, type Storage } from '../../../git/storage';
 import { localRecord, readCache, writeState } from '../../state/state-file';
@@ -181,10 +181,7 @@ function indexHas(fd: number, oid: string): boolean {
 
 /** The ids an object names (a commit's tree and parents, a tree's entries: its blobs noted); null for a tree cut short. */
 /** An object of the clone, read loose in-process or by git. */
-const readAny = (repo: Storage, oid: string) => {
-  const file = looseFile(repo, oid);
-  return file ? inflateLoose(oid, file) : repo.readObjects([oid])[0];
-};
+const readAny = (repo: Storage, oid: string) => readObjectsLooseFirst(repo, [oid])[0];
 
 /**
  * The files of the previous record's tree, where the witness holds that record (an object there has its whole closure
