@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRepo } from '../../../src/git/repo';
 import { checkRecord, unchangedSinceCheck } from '../../../src/handoff/record/record-check';
-import { parseRecord } from '../../../src/handoff/store/tx/record';
+import { parseRecord, readSeen } from '../../../src/handoff/store/tx/record';
 import { moveRefs } from '../../../src/handoff/store/tx';
 import { makeRepo, refOf, type TestRepo } from '../../helpers/repo';
 import { ok } from '../../sync/world';
@@ -132,5 +132,34 @@ describe('a move after the check at command start, in one process', () => {
     const { stderr } = await repo.cli(['list', '--all']);
     expect(stderr).toMatch(/refs\/handoffs\/feature-x\/other-plan was deleted outside git-handoff/);
     expect(recordedTips(repo)).toContain('refs/handoffs/main/smuggled-plan');
+  });
+
+  it('a move states again only what it touched: another branch changed in between keeps its stat from the check, and the next check finds it', async () => {
+    const repo = makeRepo({ commit: true });
+    await ok(repo, ['write', 'login-redirect-loop', '-m', 'Goal: one', '--session', 'sess-owner']);
+    await ok(repo, ['write', 'other-plan', '-m', 'Goal: other', '--session', 'sess-owner', '--branch', 'feature-x']);
+    await ok(repo, ['write', 'third-plan', '-m', 'Goal: third', '--session', 'sess-owner', '--branch', 'feature-y']);
+    await ok(repo, ['list']);
+    const git = openRepo(repo.dir);
+    // with nothing moved elsewhere, a write, a new branch's, an archive and a drop each leave the fingerprint the full one
+    for (const args of [
+      ['write', 'login-redirect-loop', '-m', 'Goal: two'],
+      ['write', 'new-plan', '-m', 'Goal: new', '--branch', 'feature-z'],
+      ['archive', 'other-plan', '--branch', 'feature-x'],
+      ['drop', 'new-plan', '--branch', 'feature-z'],
+    ]) {
+      await ok(repo, [...args, '--session', 'sess-owner']);
+      expect(unchangedSinceCheck(git.commonDir)).toBe(true);
+    }
+    expect(checkRecord(git).cached).toBe(true);
+    const tip = refOf(repo, REF)!;
+    const moved = refOf(repo, 'refs/handoffs/feature-y/third-plan')!;
+    raw(repo, ['update-ref', 'refs/handoffs/feature-y/third-plan', tip, moved]);
+    const next = repo.git(['commit-tree', '-p', tip, '-m', 'next', `${tip}^{tree}`]).stdout.trim();
+    expect(moveRefs(git, [{ op: 'update', ref: REF, newOid: next, oldOid: tip }], 'test').ok).toBe(true);
+    // the move proved its own directory in place: the verified fingerprint stands, with feature-y's stat of before
+    expect(readSeen(git)?.fp).toMatch(/feature-y/);
+    expect(unchangedSinceCheck(git.commonDir)).toBe(false);
+    expect((await repo.cli(['list', '--all'])).stderr).toMatch(/refs\/handoffs\/feature-y\/third-plan was moved to/);
   });
 });

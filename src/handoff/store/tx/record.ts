@@ -410,14 +410,40 @@ type Parts = Map<string, string>;
 function fingerprintParts(repo: Pick<Storage, 'commonDir'>): Parts | null {
   const c = repo.commonDir;
   if (statKey(path.join(c, 'reftable')) !== '-') return null;
-  const refs = path.join(c, 'refs');
-  const files = [path.join(c, 'packed-refs'), path.join(refs, 'handoff-record'), path.join(refs, 'notes'), path.join(refs, 'notes', 'handoff-reads')];
-  // live handoffs: refs/handoffs/<branch>/<topic>; archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
-  const dirs = [dirStats(path.join(refs, 'handoffs'), 1), dirStats(path.join(refs, 'handoff-archive'), 2), dirStats(path.join(refs, 'handoff-dropped'), 2)];
-  return new Map([...files.map((p): [string, string] => [p, statKey(p)]), ...dirs.flat()]);
+  const dirs = KINDS.map(([kind, depth]) => dirStats(path.join(c, kind), depth));
+  return new Map([...storageFiles(c).map((p): [string, string] => [p, statKey(p)]), ...dirs.flat()]);
 }
 
-const joinParts = (parts: Parts) => [...parts].map(([p, stat]) => `${p}:${stat}`).join('|');
+const storageFiles = (c: string) => [path.join(c, 'packed-refs'), path.join(c, RECORD_REF), path.join(c, 'refs', 'notes'), path.join(c, NOTES_REF)];
+// live handoffs: refs/handoffs/<branch>/<topic>; archive entries and a drop's kept versions: refs/<kind>/<branch>/<topic>/<name>
+const KINDS: Array<[string, number]> = [['refs/handoffs', 1], ['refs/handoff-archive', 2], ['refs/handoff-dropped', 2]];
+
+/**
+ * `before` with what `moved` can have changed stated again (the files, each moved ref's directory and those above it);
+ * the rest stands as `before` proved it: whatever moved there since differs at the next check.
+ */
+function restated(c: string, before: Parts, moved: RefUpdate[]): Parts {
+  const after = new Map(before);
+  // the files and each kind's own directory are parts whether they exist or not ('-'); a directory below, only while it exists
+  const always = new Set([...storageFiles(c), ...KINDS.map(([kind]) => path.join(c, kind))]);
+  const stale = new Set(always);
+  for (const m of moved) {
+    const [kind, depth] = KINDS.find(([k]) => m.ref.startsWith(`${k}/`)) ?? [];
+    if (!kind) continue;
+    const dirs = m.ref.split('/').slice(0, -1);
+    const top = kind.split('/').length;
+    for (let n = top; n <= Math.min(dirs.length, top + depth!); n++) stale.add(path.join(c, ...dirs.slice(0, n)));
+  }
+  for (const p of stale) {
+    const stat = statKey(p);
+    if (stat !== '-' || always.has(p)) after.set(p, stat);
+    else for (const q of before.keys()) if (q === p || q.startsWith(p + path.sep)) after.delete(q);
+  }
+  return after;
+}
+
+// in path order: a fingerprint restated in part compares equal with the full one of the same storage
+const joinParts = (parts: Parts) => [...parts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, stat]) => `${p}:${stat}`).join('|');
 
 /** The fingerprint this process took last (a check's, or one a move proved), so that a move need not stat it again. */
 let lastParts: { commonDir: string; fp: string; parts: Parts } | null = null;
@@ -434,9 +460,8 @@ export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null
  * `before` and their loose files hold exactly what the new record says; else null (a listing decides).
  */
 function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commit: string, rec: RecordState): string | null {
-  const after = fingerprintParts(repo);
-  if (!after) return null;
   const c = repo.commonDir;
+  const after = restated(c, before, moved);
   // a directory of handoff or archive refs: its loose files are exactly the record's entries in it
   const holdsRecorded = (p: string): boolean => {
     const dir = path.relative(c, p).split(path.sep).join('/') + '/';
