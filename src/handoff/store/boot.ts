@@ -92,7 +92,9 @@ export function bootView(repo: Storage, o: BootOptions = {}) {
   const renamed = !all && branch && handoffs.length === 0 ? renamedFrom(repo, branch) : null;
   // taken over from this session or one it continues (lineage), and not its own again
   const chain = o.session ? lineageOf(repo.commonDir, o.session) : [];
-  const taken = o.session ? takeoversFrom(repo, chain, local.filter((r) => r.session !== null && !chain.includes(r.session)).map((r) => r.ref)) : [];
+  // a handoff of one version that is not a takeover has no takeover in its history: only the others are walked
+  const walked = new Set(handoffs.filter((h) => h.versions !== 1 || h.takeoverFrom !== null).map((h) => h.ref));
+  const taken = o.session ? takeoversFrom(repo, chain, local.filter((r) => r.session !== null && !chain.includes(r.session) && walked.has(r.ref)).map((r) => r.ref)) : [];
   return { branch, session: o.session ?? null, all, handoffs, ...(o.record ? { record: o.record } : {}), ...(renamed ? { renamed } : {}), ...(taken.length ? { takenFromYou: taken } : {}) };
 }
 

@@ -1,9 +1,11 @@
 // `git handoff boot`: several sessions' handoffs on one branch, verified, own first, bodies kept inside their wrapper.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { quickIt, slowIt, quickDescribe } from '../../helpers/sets';
 import { wrapUntrusted, BOOT_SECTIONS } from '../../../src/handoff/store/boot';
 import { extractSections } from '../../../src/handoff/store/template';
-import { json, makeRepo, type TestRepo } from '../../helpers/repo';
+import { json, makeRepo, tempDir, type TestRepo } from '../../helpers/repo';
 
 const MINE = 'sess-mine-0001';
 const OTHER = 'sess-other-0002';
@@ -163,6 +165,19 @@ describe('boot after a takeover', () => {
     const text = String((await repo.cli(['boot', '--session', MINE])).stdout);
     expect(text).toContain('[1] auth-redirect · owner sess-mine-0001 (you) (taken over from sess-other-0002) · just now · 2 versions · local');
     expect(text).toContain('## Goal\nsecond');
+  });
+
+  quickIt('walks the history for takeovers only of handoffs with more than one version or a takeover at their tip', async () => {
+    const repo = makeRepo({ commit: true });
+    for (const t of ['one-a', 'one-b']) await repo.cli(['write', t, '-m', '## Goal\nfirst', '--session', OTHER]);
+    const logs = async () => {
+      const file = path.join(tempDir(), 'trace.jsonl');
+      expect((await repo.cli(['boot', '--session', MINE], { env: { GIT_HANDOFF_TRACE: file } })).exitCode).toBe(0);
+      return readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"phase":"git"') && l.includes('Handoff-Takeover-From')).length;
+    };
+    expect(await logs()).toBe(0);
+    await repo.cli(['write', 'one-a', '-m', '## Goal\nsecond', '--session', OTHER]);
+    expect(await logs()).toBe(1);
   });
 
   quickIt('reads `Goal:` and `Next action:` paragraphs as the README writes them, beside headings (issue 15)', async () => {
