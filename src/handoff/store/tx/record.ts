@@ -462,9 +462,14 @@ export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null
 function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commit: string, rec: RecordState): string | null {
   const c = repo.commonDir;
   const after = restated(c, before, moved);
+  // the record's entries by the directory of their loose file
+  const byDir = new Map<string, Array<[string, string]>>();
+  for (const [ref, e] of rec.entries) {
+    const dir = ref.slice(0, ref.lastIndexOf('/'));
+    byDir.get(dir)?.push([ref, e.oid]) ?? byDir.set(dir, [[ref, e.oid]]);
+  }
   // a directory of handoff or archive refs: its loose files are exactly the record's entries in it
   const holdsRecorded = (p: string): boolean => {
-    const dir = path.relative(c, p).split(path.sep).join('/') + '/';
     let names: string[];
     try {
       const entries = readdirSync(p, { withFileTypes: true });
@@ -474,8 +479,8 @@ function verifiedInPlace(repo: Storage, before: Parts, moved: RefUpdate[], commi
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return false;
       names = [];
     }
-    const inDir = [...rec.entries].filter(([ref]) => ref.startsWith(dir) && !ref.slice(dir.length).includes('/'));
-    return names.length === inDir.length && inDir.every(([ref, e]) => looseRefValue(path.join(c, ref)) === e.oid);
+    const inDir = byDir.get(path.relative(c, p).split(path.sep).join('/')) ?? [];
+    return names.length === inDir.length && inDir.every(([ref, oid]) => looseRefValue(path.join(c, ref)) === oid);
   };
   const recordFile = path.join(c, RECORD_REF);
   const notesFile = path.join(c, NOTES_REF);

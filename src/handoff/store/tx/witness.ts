@@ -155,18 +155,30 @@ export function fetchingPacks<T>(repo: Pick<Storage, 'commonDir'>, fetch: () => 
   return out;
 }
 
+/** A pack index (version 2) open, with its fan-out table (entry b: how many ids start with a byte ≤ b) read once. */
+interface PackIndex {
+  file: string;
+  fd: number;
+  fanout: Buffer;
+}
+
+function openIndex(file: string): PackIndex {
+  const fd = openSync(file, 'r');
+  const fanout = Buffer.alloc(256 * 4);
+  // after an 8-byte header
+  readSync(fd, fanout, 0, fanout.length, 8);
+  return { file, fd, fanout };
+}
+
 /**
- * Whether a pack index (version 2, open as `fd`) lists `oid`: two entries of its fan-out table, then the one bucket of
- * sorted ids that can hold it, read from the file (an index grows with its pack; a walk looks up what changed).
+ * Whether a pack index lists `oid`: the one bucket of sorted ids that can hold it, read from the file (an index grows
+ * with its pack; a walk looks up what changed).
  */
-function indexHas(fd: number, oid: string): boolean {
+function indexHas(idx: PackIndex, oid: string): boolean {
   const want = Buffer.from(oid, 'hex');
-  const fanout = Buffer.alloc(8);
-  // fan-out entry b (after an 8-byte header): how many ids start with a byte ≤ b
-  readSync(fd, fanout, 0, 8, 4 + 4 * want[0]);
-  const from = want[0] ? fanout.readUInt32BE(0) : 0;
-  const bucket = Buffer.alloc((fanout.readUInt32BE(4) - from) * want.length);
-  readSync(fd, bucket, 0, bucket.length, 8 + 256 * 4 + from * want.length);
+  const from = want[0] ? idx.fanout.readUInt32BE(4 * (want[0] - 1)) : 0;
+  const bucket = Buffer.alloc((idx.fanout.readUInt32BE(4 * want[0]) - from) * want.length);
+  readSync(idx.fd, bucket, 0, bucket.length, 8 + 256 * 4 + from * want.length);
   let lo = 0;
   let hi = bucket.length / want.length;
   while (lo < hi) {
@@ -217,20 +229,22 @@ function childrenOf(repo: Storage, o: { type: string; content: Buffer }, blobs: 
  * an object is in neither.
  */
 function copyIn(repo: Storage, commit: string, w: Witness): boolean {
-  const held = packIndexes(w.dir).map((f) => openSync(f, 'r'));
-  const fetched = fetchedPacks.filter((f) => existsSync(f)).map((file) => ({ file, fd: openSync(file, 'r') }));
+  const held: PackIndex[] = [];
+  const fetched: PackIndex[] = [];
   try {
+    for (const f of packIndexes(w.dir)) held.push(openIndex(f));
+    for (const f of fetchedPacks) if (existsSync(f)) fetched.push(openIndex(f));
     return walkIn(repo, commit, w, held, fetched);
   } finally {
-    for (const fd of [...held, ...fetched.map((p) => p.fd)]) closeSync(fd);
+    for (const { fd } of [...held, ...fetched]) closeSync(fd);
   }
 }
 
 /** copyIn's walk, the witness's pack indexes and those of this process's fetches open. */
-function walkIn(repo: Storage, commit: string, w: Witness, held: number[], fetched: Array<{ file: string; fd: number }>): boolean {
+function walkIn(repo: Storage, commit: string, w: Witness, held: PackIndex[], fetched: PackIndex[]): boolean {
   const loose: Array<{ oid: string; file: Buffer }> = [];
   const packs = new Set<string>();
-  const holds = (oid: string) => held.some((fd) => indexHas(fd, oid)) || existsSync(objectFile(w.dir, oid));
+  const holds = (oid: string) => held.some((idx) => indexHas(idx, oid)) || existsSync(objectFile(w.dir, oid));
   const seen = new Set<string>(previousFiles(repo, commit, holds));
   const blobs = new Set<string>();
   for (let level = [commit]; level.length; ) {
@@ -241,8 +255,8 @@ function walkIn(repo: Storage, commit: string, w: Witness, held: number[], fetch
       if (seen.has(oid)) continue;
       seen.add(oid);
       // the index lookups first: a stat or an open of each object's file costs more
-      if (held.some((fd) => indexHas(fd, oid))) continue;
-      const pack = fetched.find((p) => indexHas(p.fd, oid));
+      if (held.some((idx) => indexHas(idx, oid))) continue;
+      const pack = fetched.find((idx) => indexHas(idx, oid));
       if (pack) {
         packs.add(pack.file);
         // a blob names nothing: not read
