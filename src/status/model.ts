@@ -36,7 +36,7 @@ const RECENT_WALK_MAX = 200;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Reads the whole status once. Git processes: the listing (list's), the leases, one of claims, notes and their times, and the history of the last day where any ref moved. */
-export function readStatus(repo: Repo, o: { all?: boolean; branch?: string; reader: Reader | null }): Status {
+export function readStatus(repo: Repo, o: { all?: boolean; branch?: string; reader: Reader | null; justChecked?: boolean }): Status {
   const now = Date.now();
   const config = readConfig(repo);
   const { remote } = claimsRemote(repo, config);
@@ -73,7 +73,7 @@ export function readStatus(repo: Repo, o: { all?: boolean; branch?: string; read
       message: `${r.by === 'guard' ? `${r.client ?? 'an agent'}'s tool call refused: ${r.what}` : r.by.startsWith('githook:') ? `the git hook ${r.by.slice(8)} refused: ${r.what}` : `${r.what} refused`}\n${r.why}`,
     })),
     ...takeovers(repo, read, side, now),
-    ...recordAttention(repo),
+    ...recordAttention(repo, !!o.justChecked),
     ...claimAttention(claims, remote, now),
     ...contactAttention(repo, remote, now),
   ].sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''));
@@ -222,10 +222,11 @@ const logSince = (repo: Repo, refs: string[], since: number) =>
  * What the loss record's comparison finds now, read only (the page writes nothing, and a command's start has run the
  * check that takes legitimate moves into the record already): stat calls alone while the ref storage is as the last
  * check that found everything in place left it, else the refs against the record (record-check.ts's comparison).
+ * `justChecked`: that check ran a moment ago in this process, and its stat calls stand.
  */
-function recordAttention(repo: Repo): Attention[] {
+function recordAttention(repo: Repo, justChecked: boolean): Attention[] {
   try {
-    if (unchangedSinceCheck(repo.commonDir)) return [];
+    if (unchangedSinceCheck(repo.commonDir, justChecked)) return [];
     const refs = listTracked(repo);
     const recorded = refs.get(RECORD_REF) ?? null;
     refs.delete(RECORD_REF);

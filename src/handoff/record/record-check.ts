@@ -13,6 +13,7 @@ import {
   readSeen,
   recordBlocked,
   RECORD_REF,
+  fingerprintTaken,
   refsFingerprint,
   seenAfterMove,
   writeSeen,
@@ -120,9 +121,12 @@ function undoesLost(repo: Storage, rec: RecordState, refs: Map<string, string>):
     });
 }
 
-/** Whether the ref storage is as it was at the last check that found everything in place: stat calls only, no git. */
-export function unchangedSinceCheck(commonDir: string): boolean {
-  const fp = refsFingerprint({ commonDir });
+/**
+ * Whether the ref storage is as it was at the last check that found everything in place: stat calls only, no git;
+ * with `justChecked` (the check at this command's start ran a moment ago), none where it took the fingerprint.
+ */
+export function unchangedSinceCheck(commonDir: string, justChecked = false): boolean {
+  const fp = (justChecked ? fingerprintTaken(commonDir) : null) ?? refsFingerprint({ commonDir });
   return fp !== null && readSeen({ commonDir })?.fp === fp;
 }
 

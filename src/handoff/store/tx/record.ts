@@ -449,6 +449,9 @@ const joinParts = (parts: Parts) => [...parts].sort(([a], [b]) => (a < b ? -1 : 
 let lastParts: { commonDir: string; fp: string; parts: Parts } | null = null;
 const remembered = (commonDir: string, parts: Parts): string => (lastParts = { commonDir, fp: joinParts(parts), parts }).fp;
 
+/** The fingerprint this process took last of `commonDir`'s ref storage (a check's, or one a move proved), or null. */
+export const fingerprintTaken = (commonDir: string): string | null => (lastParts?.commonDir === commonDir ? lastParts.fp : null);
+
 /** The fingerprint of the ref storage (the check at command start compares it with the last verified one). */
 export function refsFingerprint(repo: Pick<Storage, 'commonDir'>): string | null {
   const parts = fingerprintParts(repo);
