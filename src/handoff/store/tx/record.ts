@@ -366,7 +366,7 @@ export function seenAfterMove(repo: Storage, commit: string | null, inPlace?: { 
     if (s?.fp) writeSeen(repo, { ...s, fp: null });
     return;
   }
-  const proved = inPlace && s?.fp && s.fp === joinParts(inPlace.before) ? verifiedInPlace(repo, inPlace.before, inPlace.moved, commit, inPlace.rec) : null;
+  const proved = inPlace && s?.fp && s.fp === joinedOf(inPlace.before) ? verifiedInPlace(repo, inPlace.before, inPlace.moved, commit, inPlace.rec) : null;
   if (proved) return writeSeen(repo, { fp: proved, record: commit, at: now() });
   const fp = refsFingerprint(repo);
   const refs = listTracked(repo);
@@ -448,6 +448,9 @@ const joinParts = (parts: Parts) => [...parts].sort(([a], [b]) => (a < b ? -1 : 
 /** The fingerprint this process took last (a check's, or one a move proved), so that a move need not stat it again. */
 let lastParts: { commonDir: string; fp: string; parts: Parts } | null = null;
 const remembered = (commonDir: string, parts: Parts): string => (lastParts = { commonDir, fp: joinParts(parts), parts }).fp;
+
+/** The fingerprint `parts` join to: the one this process took last is known joined. */
+const joinedOf = (parts: Parts): string => (lastParts?.parts === parts ? lastParts.fp : joinParts(parts));
 
 /** The fingerprint this process took last of `commonDir`'s ref storage (a check's, or one a move proved), or null. */
 export const fingerprintTaken = (commonDir: string): string | null => (lastParts?.commonDir === commonDir ? lastParts.fp : null);

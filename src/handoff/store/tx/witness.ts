@@ -191,7 +191,6 @@ function indexHas(idx: PackIndex, oid: string): boolean {
   return false;
 }
 
-/** The ids an object names (a commit's tree and parents, a tree's entries: its blobs noted); null for a tree cut short. */
 /** An object of the clone, read loose in-process or by git. */
 const readAny = (repo: Storage, oid: string) => readObjectsLooseFirst(repo, [oid])[0];
 
@@ -209,6 +208,7 @@ function previousFiles(repo: Storage, commit: string, holds: (oid: string) => bo
   return tree?.type === 'tree' ? (treeEntries(tree.content, rawLength(repo)) ?? []).map((e) => e.oid) : [];
 }
 
+/** The ids an object names (a commit's tree and parents, a tree's entries: its blobs noted); null for a tree cut short. */
 function childrenOf(repo: Storage, o: { type: string; content: Buffer }, blobs: Set<string>): string[] | null {
   if (o.type === 'commit') {
     const c = parseCommit(o.content);
