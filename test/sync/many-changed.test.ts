@@ -30,7 +30,11 @@ describe('a sync of many changed handoffs', () => {
       const out = json(await ok(a, ['sync', '--json'], 0, r.env));
       expect(out.fetch.counts['remote-ahead']).toBe(k);
       expect(out.push.updates.filter((u: { status: string; kind: string }) => u.status === 'pushed' && u.kind !== 'record')).toHaveLength(k);
-      return r.calls().map((call) => call[0]);
+      // after the fetch, one walk of the histories answers the merge, the ownership check and the push plan
+      const calls = r.calls();
+      const afterFetch = calls.slice(calls.findIndex((call) => call[0] === 'fetch'));
+      expect(afterFetch.filter((call) => call[0] === 'rev-list' && call.includes('--parents'))).toHaveLength(1);
+      return calls.map((call) => call[0]);
     };
     const one = await round(1);
     const three = await round(3);

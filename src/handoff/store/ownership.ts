@@ -135,6 +135,24 @@ function withoutRefused(tip: string, added: string[], all: Map<string, Trailers 
   return added.filter((o) => seen.has(o));
 }
 
+/** The commits' parents this process has read, by repository: a commit's parents never change (sync's merge, then its push plan). */
+const histories = new Map<string, Map<string, string[]>>();
+
+/**
+ * The tips' histories, each commit with its parents: those this process has not read yet from one `git rev-list
+ * --parents` (the tips on stdin: a first fetch of 100,000 handoffs names more than a command line holds), none when
+ * every tip's is read. Null when that walk fails on a missing object.
+ */
+export function historyOf(repo: Storage, tips: string[]): Map<string, string[]> | null {
+  const known = histories.get(repo.commonDir) ?? histories.set(repo.commonDir, new Map()).get(repo.commonDir)!;
+  const unread = [...new Set(tips)].filter((t) => !known.has(t));
+  if (!unread.length) return known;
+  const read = repo.parentsOf(unread);
+  if (!read) return null;
+  for (const [c, ps] of read) known.set(c, ps);
+  return known;
+}
+
 export interface Move {
   oldOid: string | null;
   newOid: string | null;
@@ -147,8 +165,7 @@ export interface Move {
  */
 export function checkAdvances(repo: Storage, moves: Move[], ranHere?: (session: string) => boolean): Array<Violation | null> {
   const tips = [...new Set(moves.filter((m) => m.newOid && m.oldOid !== m.newOid).flatMap((m) => [m.oldOid, m.newOid!].filter((o) => o !== null)))];
-  // the tips on stdin: a first fetch of 100,000 handoffs names more than a command line holds
-  const graph = tips.length ? repo.parentsOf(tips) : null;
+  const graph = historyOf(repo, tips);
   const plans = moves.map((m): string[] | Violation | null => {
     if (!m.newOid) return m.oldOid ? { rule: 'delete', message: `deleting a handoff ref is only done by \`git handoff archive\` (tip ${m.oldOid.slice(0, 12)})` } : null;
     if (m.oldOid === m.newOid) return null;

@@ -1,7 +1,7 @@
 // Where each local handoff stands against its remote-tracking copy (refs/handoff-remotes/<R>/handoffs/…).
 import { reachableIn, type RefRecord, type Storage } from '../../git/storage';
 import { HANDOFF_PREFIX, REMOTES_ROOT } from './names';
-import { remoteViolations } from './ownership';
+import { historyOf, remoteViolations } from './ownership';
 import { setting } from '../../config-keys';
 
 /**
@@ -39,9 +39,9 @@ export function trackingTips(repo: Storage, recs: RefRecord[] = repo.listRefs([T
   return out;
 }
 
-/** Ancestry among tips from one `git rev-list --parents` (the tips on its stdin: any number of them): isAncestor(a, b). */
+/** Ancestry among tips (historyOf: at most one `git rev-list --parents`): isAncestor(a, b). */
 export function ancestryOf(repo: Storage, tips: string[]): (a: string, b: string) => boolean {
-  const parents = (tips.length ? repo.parentsOf([...new Set(tips)]) : null) ?? new Map<string, string[]>();
+  const parents = historyOf(repo, tips) ?? new Map<string, string[]>();
   return (a, b) => a === b || reachableIn(parents, b).has(a);
 }
 
