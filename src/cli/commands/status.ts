@@ -7,8 +7,7 @@ import { short } from '../../handoff/state/session';
 import { oneLine } from '../../handoff/store/document';
 import { wordCut } from '../../terminal-text';
 import { timeLeft, type Attention, type Status, type StatusClaim, type StatusHandoff, type StatusSession } from '../../status/shape';
-import { command, untilInterrupted } from '../context';
-import { readerFor } from '../identity';
+import { command, untilInterrupted, readerFor } from '../context';
 import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table } from '../output';
 import { STATUS_SPEC, withSpec } from '../spec';
 
