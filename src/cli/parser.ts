@@ -1,5 +1,5 @@
 // The full CLI's parser: yargs with every command, help, completion and the usage errors. Loaded only for the
-// command lines hot.ts leaves to it (help, errors, every command but the common forms of write/show/list/log).
+// command lines hot.ts leaves to it (help, errors, every command but the common forms of the hot ones).
 import type { CommandModule } from 'yargs';
 import type yargsType from 'yargs';
 import { HandoffError } from '../errors';
