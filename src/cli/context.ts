@@ -1,7 +1,13 @@
-// What every command handler starts from: the repository (after -C), the session, the output mode.
+// What every command handler starts from: the repository (after -C), who acts (the writer: a session, or with
+// --person the person in git config; the reader of receipts), the output mode.
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { CommandModule } from 'yargs';
+import { ROLE_VAR } from '../environment';
 import { HandoffError } from '../errors';
+import type { Repo } from '../git/repo';
+import { readerOf, type Reader } from '../handoff/store/address';
+import { personRef } from '../handoff/store/person';
+import { requireSession, resolveSession, type SessionRef } from '../handoff/state/session';
 import { AGAIN, NOT_READY, retrying } from '../retry';
 import { BODY_MAX } from '../handoff/store/document';
 import { parseRef } from '../handoff/store/names';
@@ -13,6 +19,27 @@ export type GlobalArgs = OptionArgs<typeof GLOBAL_OPTIONS>;
 
 /** A command whose handler is given what its builder declares (yargs reads each option's type), with no second list. */
 export const command = <U>(c: CommandModule<GlobalArgs, U>): CommandModule<GlobalArgs, U> => c;
+
+interface IdentityArgs {
+  session?: string;
+  person?: boolean;
+  role?: string;
+}
+
+/** The writer: --person, else the session (exit 5 without one, as ever: a person never writes by accident). */
+export function writerOf(repo: Repo, a: IdentityArgs): SessionRef {
+  if (!a.person) return requireSession(a.session);
+  if (a.session !== undefined) throw new HandoffError('usage', 'person-and-session', 'give --person or --session, not both');
+  return personRef(repo);
+}
+
+/** The reader: --person, else the session of the environment; null when neither says who reads. */
+export function readerFor(repo: Repo, a: IdentityArgs): Reader | null {
+  const role = a.role ?? process.env[ROLE_VAR] ?? null;
+  if (a.person) return readerOf({ person: personRef(repo).id, role });
+  const s = resolveSession(a.session);
+  return readerOf({ session: s?.id ?? null, client: s?.client ?? null, role });
+}
 
 /** Resolves once Ctrl-C (SIGINT) or SIGTERM came and `stop` is done: a command that serves or watches until then. */
 export function untilInterrupted(stop: () => void | Promise<void>): Promise<void> {

@@ -7,7 +7,7 @@
 import type { CommandModule } from 'yargs';
 import { commandOf } from './argv';
 import type { GlobalArgs } from './context';
-import { CLAIM_SPEC, GLOBAL_OPTIONS, LIST_SPEC, LOG_SPEC, SHOW_SPEC, STATUS_SPEC, WRITE_SPEC, type CommandSpec, type OptionSpec } from './spec';
+import { CLAIM_SPEC, GLOBAL_OPTIONS, LIST_SPEC, LOG_SPEC, SHOW_SPEC, STATUS_SPEC, WRITE_SPEC, type CommandSpec, type OptionSpec, type Options } from './spec';
 
 /** Each hot command's table (spec.ts) and the command module yargs runs for it (the same module: parser.ts lists it), loaded at first use. */
 const HOT: Record<string, [CommandSpec, () => CommandModule<GlobalArgs, any>]> = {
@@ -26,7 +26,7 @@ const looksLikeNumber = (x: string) => /^0x[0-9a-f]+$/i.test(x) || (!/^0[^.]/.te
 const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The option a name on the command line means (`-m`, `--message`, `--branch`), with its key. */
-const lookup = (options: ReadonlyArray<readonly [string, OptionSpec]>, name: string, short: boolean) =>
+const lookup = (options: Options, name: string, short: boolean) =>
   options.find(([key, o]) => [key, o.alias].some((n) => n === name && (name.length === 1) === short)) ?? null;
 
 /**

@@ -1,4 +1,4 @@
-// The CLI: hot.ts reads the common command lines of write, show, list and log, yargs (parser.ts) everything else;
+// The CLI: hot.ts reads the common command lines of its hot commands, yargs (parser.ts) everything else;
 // each command module's handler calls one domain function, errors map to exit codes. The bundle evaluates only
 // what the command line needs: parser.ts (yargs, every command) and each hot command's module load at first use.
 import { commandOf, helpAlias, precheck } from './argv';

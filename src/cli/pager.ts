@@ -25,20 +25,19 @@ export function pagerCommand(): string | null {
 }
 
 let pager: ChildProcess | null = null;
+/** stdout's own write while the pager takes the output, put back when it ends */
+let plainWrite: typeof process.stdout.write | null = null;
 
 /** Sends everything the command writes to stdout through the pager (stderr stays on the terminal, as in git). The
  * pager starts at the first byte of output: a command that fails before printing leaves the terminal untouched. */
 export function startPager(cmd: string): void {
-  const write = process.stdout.write.bind(process.stdout);
+  plainWrite = process.stdout.write;
   // the pager shows what it gets on the terminal: it gets it through the terminal's one filter
   process.stdout.write = terminalWriter((chunk: unknown, ...rest: unknown[]) => {
     if (!pager) pager = spawnPager(cmd);
     return pager.stdin!.write(chunk as string, ...(rest as []));
   });
-  restoreWrite = () => { process.stdout.write = write; };
 }
-
-let restoreWrite: (() => void) | null = null;
 
 function spawnPager(cmd: string): ChildProcess {
   const env = { LESS: 'FRX', LV: '-c', ...process.env, GIT_PAGER_IN_USE: 'true' };
@@ -51,8 +50,8 @@ function spawnPager(cmd: string): ChildProcess {
 /** Closes the pager's input and waits until the person leaves it. */
 export function endPager(): Promise<void> {
   const child = pager;
-  restoreWrite?.();
-  restoreWrite = null;
+  if (plainWrite) process.stdout.write = plainWrite;
+  plainWrite = null;
   if (!child) return Promise.resolve();
   pager = null;
   return new Promise((resolve) => {

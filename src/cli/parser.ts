@@ -1,5 +1,5 @@
 // The full CLI's parser: yargs with every command, help, completion and the usage errors. Loaded only for the
-// command lines hot.ts leaves to it (help, errors, every command but the common forms of write/show/list/log).
+// command lines hot.ts leaves to it (help, errors, every command but the common forms of the hot ones).
 import type { CommandModule } from 'yargs';
 import type yargsType from 'yargs';
 import { HandoffError } from '../errors';
@@ -87,7 +87,7 @@ export function buildParser(argv: string[], o: { noPager?: boolean; commands?: C
       const mod = commands.find((c) => nameOf(c) === cmd);
       // the options of the command yargs was reading (its builder has run on this parser)
       const known = Object.keys((y as unknown as { getOptions(): { key: object } }).getOptions().key).filter((k) => k.length > 1 && k !== '$0');
-      throw new HandoffError('usage', 'usage', `${withSuggestion(inWords(msg, mod, argv), msg, known)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
+      throw new HandoffError('usage', 'usage', `${inWords(msg, mod, argv, known)}\n(see \`${helpOf(mod ? cmd : null)}\`)`);
     });
 }
 
@@ -151,8 +151,8 @@ function withWholeExamples(c: CommandModule<GlobalArgs, any>): CommandModule<Glo
 
 const dashed = (k: string) => (k.length === 1 ? `-${k}` : `--${k}`);
 
-/** yargs's usage messages as sentences that say what is wrong and how the command is used. */
-function inWords(msg: string, mod: CommandModule<GlobalArgs, any> | undefined, argv: string[]): string {
+/** yargs's usage messages as sentences that say what is wrong and how the command is used; an unknown option with the one of `known` it was probably meant to be. */
+function inWords(msg: string, mod: CommandModule<GlobalArgs, any> | undefined, argv: string[], known: string[]): string {
   const usage = mod ? `usage: git handoff ${String(mod.command)} [options]` : 'usage: git handoff <command> [options]';
   const name = mod ? `git handoff ${nameOf(mod)}` : 'git handoff';
   const required = mod ? [...String(mod.command).matchAll(/<([^>]+)>/g)].map((m) => m[1]) : [];
@@ -170,23 +170,15 @@ function inWords(msg: string, mod: CommandModule<GlobalArgs, any> | undefined, a
     const words = m[1].split(', ');
     const extra = words.filter((w) => argv.includes(w) && !w.startsWith('-'));
     const options = words.filter((w) => !extra.includes(w)).map((w) => dashed(w.replace(/^-+/, '')));
-    return [
+    const bare = words.map((w) => w.replace(/^-+/, ''));
+    const hints = bare.filter((w) => suggest(w, known)).map((w) => `--${w}: did you mean --${suggest(w, known)}?`);
+    const text = [
       options.length ? `${name} has no option ${options.join(', ')}` : '',
       extra.length ? `${name} takes no argument ${extra.map((w) => `"${w}"`).join(', ')} there (quote a value with spaces)` : '',
     ].filter(Boolean).join('; ') + `; ${usage}`;
+    return [text, ...hints].join('\n');
   }
   if ((m = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(msg))) return `${dashed(m[1])} and ${dashed(m[2])} cannot be given together; ${usage}`;
   if ((m = /^Not enough arguments following: (\S+)$/.exec(msg))) return `${dashed(m[1])} needs a value; ${usage}`;
   return msg;
-}
-
-/** A usage message (from yargs's `raw`) with the option an unknown one was probably meant to be. */
-function withSuggestion(text: string, raw: string, known: string[]): string {
-  const m = /^Unknown arguments?: (.*)$/.exec(raw);
-  if (!m) return text;
-  const hints = m[1].split(', ').map((u) => {
-    const s = suggest(u.replace(/^-+/, ''), known);
-    return s ? `--${u.replace(/^-+/, '')}: did you mean --${s}?` : null;
-  });
-  return [text, ...hints.filter(Boolean)].join('\n');
 }

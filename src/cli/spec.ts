@@ -25,7 +25,7 @@ interface PositionalSpec {
   describe: string;
 }
 
-type Options = ReadonlyArray<readonly [string, OptionSpec]>;
+export type Options = ReadonlyArray<readonly [string, OptionSpec]>;
 type Camel<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : S;
 type ValueOf<O> = O extends { type: 'boolean' } ? boolean : O extends { array: true } ? string[] : string;
 type AliasOf<O> = O extends { alias: infer A extends string } ? Camel<A> : never;
@@ -38,7 +38,7 @@ export type SpecArgs<S extends CommandSpec> = OptionArgs<S['options']> & Positio
 export interface CommandSpec {
   positional?: PositionalSpec;
   /** in the order the help lists them */
-  options: ReadonlyArray<readonly [string, OptionSpec]>;
+  options: Options;
   /** pairs that cannot be given together */
   conflicts?: ReadonlyArray<readonly [string, string]>;
 }

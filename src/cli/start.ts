@@ -51,7 +51,6 @@ function quietOutput(command: string, quiet: boolean, json: boolean): void {
   }) as typeof process.stdout.write;
 }
 
-
 // boot restores by itself (session start); recover checks in full itself; these never touch a repository's refs
 const OWN_CHECK = new Set(['boot', 'recover', 'guard', 'githook', 'completion', '__complete', '']);
 

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { readJsonOr } from '../read-file';
 
-/** The version in package.json, next to dist/ (or the source tree in tests). */
 export function packageVersion(): string {
   for (const dir of [path.join(__dirname, '..'), path.join(__dirname, '..', '..')]) {
     const pkg = readJsonOr(path.join(dir, 'package.json'));

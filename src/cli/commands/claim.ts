@@ -5,7 +5,7 @@ import { readConfig } from '../../git/config';
 import { parseDuration, setting } from '../../config-keys';
 import { openRepo, type Repo } from '../../git/repo';
 import { branchPrefix, LEASE_PREFIX } from '../../handoff/store/names';
-import { assertTtl, claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, tellClaimTaken, topicOf, type ChangeResult, type Published } from '../../handoff/claims/claims';
+import { assertTtl, claimMutation, changeClaims, claimsRemote, claimTtlMs, listClaims, publicClaim, releaseMutation, tellClaimTaken, topicOf, type Published } from '../../handoff/claims/claims';
 import { normalizeSpec } from '../../handoff/claims/overlap';
 import { claimsRef } from '../../handoff/claims/table';
 import { readLease } from '../../handoff/store/leases';
@@ -43,10 +43,6 @@ function publishedLine(p: Published): string {
   if (p.where === 'remote') return `published to ${p.remote}`;
   if (p.where === 'offline') return `local only: ${p.remote} was not reached (${p.reason}); it is published at the next \`git handoff sync\` (or claim), where a conflict is reported to both sides`;
   return `local only (${p.reason}: no handoff remote to publish to)`;
-}
-
-function lostLines(c: ChangeResult<unknown>): string[] {
-  return c.lost.map(({ claim, holder }) => `conflict: your offline claim on ${claim.paths.join(', ')} (session ${claim.session}) lost to session ${holder.session}'s on ${holder.paths.join(', ')}${holder.note ? ` (${JSON.stringify(holder.note)})` : ''}; it was dropped`);
 }
 
 /** What a claim does to other sessions' writes, as this repository is configured (SPEC 10). */
@@ -102,7 +98,7 @@ export const claimCommand = command({
     for (const h of r.result.takenFrom) tellClaimTaken(repo, h, { id: session.id, client: session.client }, branch, a.reason!.trim(), r.result.claim.paths, Math.floor(Date.now() / 1000), specs);
     if (a.json) return printJson({ ...publicClaim(r.result.claim), branch, enforced: setting(config, 'claims') !== 'tell', renewed: r.result.renewed, takenFrom: r.result.takenFrom.map(publicClaim), published: r.published, oid: r.oid, conflicts: r.lost.map((l) => ({ claim: publicClaim(l.claim), holder: publicClaim(l.holder) })) });
     (r.outside ?? []).forEach(warn);
-    for (const l of lostLines(r)) process.stderr.write(`${l}\n`);
+    for (const { claim, holder } of r.lost) process.stderr.write(`conflict: your offline claim on ${claim.paths.join(', ')} (session ${claim.session}) lost to session ${holder.session}'s on ${holder.paths.join(', ')}${holder.note ? ` (${JSON.stringify(holder.note)})` : ''}; it was dropped\n`);
     const c = r.result.claim;
     // a takeover takes the holders' whole claims: said with what was asked
     const taken = r.result.takenFrom.map((h) => `; took over session ${h.session}'s claim on ${h.paths.join(' ')} (asked: ${specs.join(' ')}), told at its next tool call (in another clone: once both have synced)`).join('');

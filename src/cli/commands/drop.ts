@@ -3,8 +3,7 @@ import { openRepo } from '../../git/repo';
 import { dropHandoff } from '../../handoff/store/drop';
 import { assertTopic } from '../../handoff/store/names';
 import { resolveBranch } from '../../handoff/store/store';
-import { command } from '../context';
-import { writerOf } from '../identity';
+import { command, writerOf } from '../context';
 import { answer } from '../output';
 import { PERSON, SESSION, withOptions, withTopic } from '../spec';
 

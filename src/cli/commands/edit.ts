@@ -6,9 +6,8 @@ import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { quote } from 'shell-quote';
 import { assertTakeover, readHandoff, refusedOwned, resolveBranch } from '../../handoff/store/store';
 import { checkTakeover, fromLiveRetry } from '../../handoff/store/takeover';
-import { printWritten, takeoverArg, command } from '../context';
+import { printWritten, takeoverArg, command, writerOf } from '../context';
 import { canEdit, editFile, editText, keepEdited } from '../editor';
-import { writerOf } from '../identity';
 import { WRITER, withOptions, withTopic } from '../spec';
 
 export const editCommand = command({

@@ -3,9 +3,8 @@ import { openRepo } from '../../git/repo';
 import { HANDOVER_TOPIC, planImport, runImport } from '../../handoff/import/import';
 import { scanImports } from '../../handoff/secrets/secrets-write';
 import { resolveSession, short } from '../../handoff/state/session';
-import { shownRef, takeoverArg, command } from '../context';
+import { shownRef, takeoverArg, command, writerOf } from '../context';
 import { WRITER, withOptions } from '../spec';
-import { writerOf } from '../identity';
 import { printJson, warn } from '../output';
 
 export const importCommand = command({

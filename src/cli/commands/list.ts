@@ -6,8 +6,7 @@ import { assertAddressee, assertSlug, filterRows, type Reader } from '../../hand
 import { NO_SESSION_HELP, short } from '../../handoff/state/session';
 import { remoteOnlyHandoffs } from '../../handoff/store/remote-only';
 import { listHandoffs, type HandoffRow } from '../../handoff/store/store';
-import { command } from '../context';
-import { readerFor, writerOf } from '../identity';
+import { command, readerFor, writerOf } from '../context';
 import { LIST_SPEC, withSpec } from '../spec';
 import { colorSync, colors, printJson, relativeTime, table, terminalSafe } from '../output';
 

@@ -2,8 +2,7 @@
 import { quote } from 'shell-quote';
 import { openRepo } from '../../git/repo';
 import { carryBranch, resolveBranch } from '../../handoff/store/store';
-import { shownRef, takeoverArg, command } from '../context';
-import { writerOf } from '../identity';
+import { shownRef, takeoverArg, command, writerOf } from '../context';
 import { answer } from '../output';
 import { WRITER, withOptions } from '../spec';
 

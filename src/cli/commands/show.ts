@@ -6,8 +6,7 @@ import { listHandoffs, readHandoff, resolveBranch, viewOf, type HandoffView, typ
 import { trackingTips } from '../../handoff/store/sync-state';
 import { describeVerify } from '../../handoff/store/verify';
 import { describeReadBy, readReceipts, recordReceiptsOptional } from '../../handoff/store/receipts';
-import { command } from '../context';
-import { readerFor } from '../identity';
+import { command, readerFor } from '../context';
 import { SHOW_SPEC, withSpec } from '../spec';
 import { printJson, relativeTime, warn } from '../output';
 import { printRows } from './list';

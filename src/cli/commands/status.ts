@@ -7,8 +7,7 @@ import { short } from '../../handoff/state/session';
 import { oneLine } from '../../handoff/store/document';
 import { wordCut } from '../../terminal-text';
 import { timeLeft, type Attention, type Status, type StatusClaim, type StatusHandoff, type StatusSession } from '../../status/shape';
-import { command, untilInterrupted } from '../context';
-import { readerFor } from '../identity';
+import { command, untilInterrupted, readerFor } from '../context';
 import { colors, colorSync, cutToWidth, jsonLine, relativeTime, table } from '../output';
 import { STATUS_SPEC, withSpec } from '../spec';
 
@@ -30,8 +29,7 @@ export const statusCommand = command({
     const { readStatus } = require('../../status/model') as typeof import('../../status/model');
     const reader = readerFor(repo, a);
     // opened again at each read of a watch: a branch switched meanwhile is the one shown
-    const read = () => readStatus(a.watch ? openRepo() : repo, { all: a.all, branch: a.branch, reader });
-    if (a.watch) return watchStatus(repo, read, !!a.json);
+    if (a.watch) return watchStatus(repo, () => readStatus(openRepo(), { all: a.all, branch: a.branch, reader }), !!a.json);
     // one read right after the check at this command's start: the storage's fingerprint it took stands
     const s = readStatus(repo, { all: a.all, branch: a.branch, reader, justChecked: true });
     // --json on one line: the call an agent makes to orient, read whole (a third fewer bytes than indented, and as --watch prints it)

@@ -8,7 +8,6 @@ import { openRepo, type Repo } from '../../git/repo';
 import { readConfig } from '../../git/config';
 import { setting } from '../../config-keys';
 import { resolveBranch } from '../../handoff/store/store';
-import { writerOf } from '../identity';
 import { fetchAndMerge, type FetchResult, type Sides } from '../../sync/fetch';
 import { claimsRefspec } from '../../handoff/claims/table';
 import { planScanPush, rejectionError, type PushResult } from '../../sync/push';
@@ -18,7 +17,7 @@ import { noteSyncEnd, quietSince } from '../../sync/sync-seen';
 import { scanResolve } from '../../sync/secrets-gate';
 import { keepRefusedError, refusedOf, refusedState, restoreCommand, restoreRefused } from '../../sync/refused';
 import { branchFlag, KEEPS, resolveDivergence, resolveStep } from '../../sync/resolve';
-import { command, type GlobalArgs } from '../context';
+import { command, type GlobalArgs, writerOf } from '../context';
 import { answer, endWith, type Problem, warn } from '../output';
 import { BRANCH, PERSON, SESSION, withOptions } from '../spec';
 

@@ -6,13 +6,12 @@ import { CLIENT_NAMES } from '../../clients/names';
 import { writeScanned } from '../../handoff/secrets/secrets-write';
 import { missingSections, stripTemplate, templateText } from '../../handoff/store/template';
 import { HandoffError } from '../../errors';
-import { printWritten, readBodyArg, takeoverArg, type GlobalArgs, command } from '../context';
+import { printWritten, readBodyArg, takeoverArg, type GlobalArgs, command, writerOf } from '../context';
 import { isBranchName, knownBranchNames } from '../../git/refs';
 import { ARCHIVE_PREFIX, HANDOFF_PREFIX, assertTopic, encodeBranch } from '../../handoff/store/names';
 import { resolveBranch } from '../../handoff/store/store';
 import { suggest } from '../argv';
 import { editText, interactive } from '../editor';
-import { writerOf } from '../identity';
 import { WRITE_SPEC, withSpec, type SpecArgs } from '../spec';
 
 /** What write's table (spec.ts) gives its handler. */
