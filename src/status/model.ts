@@ -51,8 +51,7 @@ export function readStatus(repo: Repo, o: { all?: boolean; branch?: string; read
   const { claims: views, conflicts } = listClaims(repo, { branch, nowMs: now, remote });
   // a claim's times ISO 8601, without what only its holder's process checks
   const claims = views.map(({ ttl: _ttl, pid: _pid, pidStart: _start, ...c }): StatusClaim => ({ ...c, since: iso(c.since * 1000), expires: iso(c.expires * 1000) }));
-  const reader = o.reader;
-  const handoffs = withReceipts(repo, rows, reader, side.find((r) => r.ref === NOTES_REF)?.oid ?? null);
+  const handoffs = withReceipts(repo, rows, o.reader, side.find((r) => r.ref === NOTES_REF)?.oid ?? null);
   trace('status claims and receipts');
   const here = thisHost();
   const sessions = sessionsOf(repo, handoffs, claims, all, here, now);
@@ -86,7 +85,7 @@ export function readStatus(repo: Repo, o: { all?: boolean; branch?: string; read
     worktree: repo.worktree,
     host: here,
     remote,
-    caller: reader ? { id: reader.id, addressees: reader.addressees } : null,
+    caller: o.reader ? { id: o.reader.id, addressees: o.reader.addressees } : null,
     sessions,
     handoffs,
     claims,
@@ -204,14 +203,14 @@ function takeovers(repo: Repo, read: RefRecord[], side: RefRecord[], now: number
   if (recent.length > RECENT_WALK_MAX) for (const r of recent) add(r.oid, r.time, r.block);
   else for (const c of logSince(repo, recent.map((r) => r.ref), since)) add(c.oid, c.time, c.block);
   const claimRefs = side.filter((r) => r.ref !== NOTES_REF && !r.ref.startsWith(LEASE_PREFIX) && r.time >= since);
-  const claimTakes = logSince(repo, claimRefs.map((r) => r.ref), since).flatMap((c): Attention[] => {
+  for (const c of logSince(repo, claimRefs.map((r) => r.ref), since)) {
     const t = readClaimChange(trailerBlockLines(c.block));
-    if (t.problem || t.action !== 'take-over') return [];
-    return [{ kind: 'claim-takeover', at: iso(c.time * 1000), session: t.session, message: `claim on ${t.paths.join(', ')}${t.branch ? ` (${t.branch})` : ''} taken over by ${t.session ?? 'unknown'} from ${t.from.join(', ')}${t.reason ? `: ${t.reason}` : ''}` }];
-  });
-  // a table's commit reached from both the local and the remote's ref is one takeover
-  const seen = new Set<string>();
-  return [...out.values(), ...claimTakes.filter((a) => !seen.has(a.message + a.at) && !!seen.add(a.message + a.at))];
+    if (t.problem || t.action !== 'take-over') continue;
+    const message = `claim on ${t.paths.join(', ')}${t.branch ? ` (${t.branch})` : ''} taken over by ${t.session ?? 'unknown'} from ${t.from.join(', ')}${t.reason ? `: ${t.reason}` : ''}`;
+    // a table's commit reached from both the local and the remote's ref is one takeover
+    if (!out.has(message + c.time)) out.set(message + c.time, { kind: 'claim-takeover', at: iso(c.time * 1000), session: t.session, message });
+  }
+  return [...out.values()];
 }
 
 /** The commits reachable from `refs` made since `since` (unix seconds): oid, time and git's trailer block. */

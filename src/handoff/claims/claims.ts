@@ -20,7 +20,7 @@ import { leaveNote } from '../state/notes';
 import { claimsMovedOutside, noteClaimsMove } from './outside';
 import { overlapping } from './overlap';
 import {
-  CLAIMS_PREFIX, claimsRef, commitTable, EMPTY, mergeTables, readTable, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Table,
+  CLAIMS_PREFIX, claimsRef, commitTable, EMPTY, mergeTables, readTable, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Lost, type Table,
 } from './table';
 import { claimLive, claimNotes, expiresOf, renewDue, shellWord, when, type Claim, type ClaimView } from '../state/claims-marker';
 
@@ -49,9 +49,9 @@ const NET_MS = 20_000;
 const netReason = (r: { stderr: string; timedOut: boolean }) => (r.timedOut ? `no answer within ${NET_MS / 1000} s` : pushRefusal(r.stderr));
 
 /** Whether a failed network step is worth another try: a transport cut, a lock of the tracking ref, a host's rate limit. */
-function retried(r: { stderr: string; timedOut: boolean }, wait: Wait, config: Config | undefined): boolean {
+function retried(r: { stderr: string; timedOut: boolean }, wait: Wait, config: Config): boolean {
   if (r.timedOut) return false;
-  if (hostLimit(r.stderr) === 'rate') return wait(hostLimited(config ? setting(config, 'hostWait') : 60_000));
+  if (hostLimit(r.stderr) === 'rate') return wait(hostLimited(setting(config, 'hostWait')));
   if (/cannot lock ref|unable to update local ref|Unable to create .*\.lock/i.test(r.stderr) && !/\[remote rejected\]/.test(r.stderr)) return wait(CONTENDED);
   return transientTransport(r.stderr) && wait(TRANSIENT);
 }
@@ -65,8 +65,6 @@ export function claimsRemote(repo: Storage, config: Config): { remote: string | 
 }
 
 export type Published = { where: 'remote'; remote: string } | { where: 'offline'; remote: string; reason: string } | { where: 'local'; reason: string };
-
-type Lost = Array<{ claim: Claim; holder: Claim }>;
 
 export interface ChangeResult<R> {
   result: R;
@@ -82,7 +80,7 @@ export interface ChangeResult<R> {
 type Mutation<R> = (table: Table, nowMs: number) => { table: Table; message: ChangeMessage; result: R } | { unchanged: R };
 
 /** `git fetch` of one branch's claims table into the tracking ref (none on the remote is no failure). */
-async function fetchTable(repo: Storage, remote: string, branch: string, config?: Config): Promise<{ ok: true } | { ok: false; reason: string }> {
+async function fetchTable(repo: Storage, remote: string, branch: string, config: Config): Promise<{ ok: true } | { ok: false; reason: string }> {
   return retryingAsync(async (wait) => {
     const r = await repo.fetchBounded(remote, [`+${claimsRef(branch)}:${trackingClaimsRef(remote, branch)}`], NET_MS);
     if (r.status === 0 || /couldn't find remote ref/i.test(r.stderr)) return { ok: true };
@@ -94,7 +92,7 @@ async function fetchTable(repo: Storage, remote: string, branch: string, config?
 type PushOutcome = { ok: true } | { ok: false; stale: true } | { ok: false; stale: false; reason: string; answered: boolean };
 
 /** The compare-and-swap on the remote: `git push --atomic --force-with-lease=<ref>:<expected> <remote> <oid>:<ref>`. */
-async function pushTable(repo: Storage, remote: string, branch: string, oid: string, expected: string | null, config?: Config): Promise<PushOutcome> {
+async function pushTable(repo: Storage, remote: string, branch: string, oid: string, expected: string | null, config: Config): Promise<PushOutcome> {
   const ref = claimsRef(branch);
   let atomic = true;
   return retryingAsync<PushOutcome>(async (wait) => {

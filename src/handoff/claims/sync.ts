@@ -47,7 +47,7 @@ function tellTakeovers(repo: Storage, branch: string, from: string, to: string):
 }
 
 /** Publishes what this clone changed offline: a push only for a branch whose table changed here (no claims: one read). */
-export async function syncClaimsReport(repo: Storage, remote: string, config: Config = repo.config()): Promise<{ json: unknown; lines: string[]; unpublished: string[]; warnings: string[] }> {
+export async function syncClaimsReport(repo: Storage, remote: string, config: Config): Promise<{ json: unknown; lines: string[]; unpublished: string[]; warnings: string[] }> {
   upgradeTracking(repo, true);
   judgeExpiry(repo.commonDir, setting(config, 'claimMaxTTL'));
   // the tables here and as fetched, read once: what changed outside, what to publish, and the state file

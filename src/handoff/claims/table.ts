@@ -125,17 +125,20 @@ function changeMessage(m: ChangeMessage): string {
   return `claim(${oneLine(m.branch)}): ${m.action} ${oneLine(shown)}\n\n${lines.join('\n')}\n`;
 }
 
+/** Claims added here that lost to a live overlapping claim of another session's, each with the claim it lost to. */
+export type Lost = Array<{ claim: Claim; holder: Claim }>;
+
 /**
  * Three-way merge by claim id: `theirs` (the remote's table) with what `mine` changed since `base`. A claim added here
  * that overlaps a live one of another session's there is not taken: it is returned in `lost`.
  */
-export function mergeTables(base: Table, mine: Table, theirs: Table, nowMs: number): { table: Table; lost: Array<{ claim: Claim; holder: Claim }> } {
+export function mergeTables(base: Table, mine: Table, theirs: Table, nowMs: number): { table: Table; lost: Lost } {
   const baseIds = new Map(base.claims.map((c) => [c.id, c]));
   const mineIds = new Map(mine.claims.map((c) => [c.id, c]));
   const out = new Map(theirs.claims.map((c) => [c.id, c]));
   // released here: in the base, gone from mine
   for (const id of baseIds.keys()) if (!mineIds.has(id)) out.delete(id);
-  const lost: Array<{ claim: Claim; holder: Claim }> = [];
+  const lost: Lost = [];
   for (const c of mine.claims) {
     const b = baseIds.get(c.id);
     if (b) {

@@ -7,17 +7,17 @@ import { pathClaimed } from './overlap';
 export type Hit = ReturnType<typeof claimsOfOthers>[number];
 
 /** From the marker alone (no git). */
-const othersClaims = (commonDir: string, branch: string | null, session: string | null, nowMs: number): ClaimView[] =>
-  existsSync(claimsMarker(commonDir)) ? readMarker(commonDir).filter((c) => (branch === null || c.branch === branch) && c.session !== session && claimLive(c, nowMs)) : [];
+const othersClaims = (commonDir: string, branch: string | null, session: string | null): ClaimView[] =>
+  existsSync(claimsMarker(commonDir)) ? readMarker(commonDir).filter((c) => (branch === null || c.branch === branch) && c.session !== session && claimLive(c)) : [];
 
 /** Every path another live session claims: what a call whose writes the guard cannot tell may reach. */
-export const claimsOfOthers = (commonDir: string, branch: string | null, session: string | null, nowMs = Date.now()) =>
-  othersClaims(commonDir, branch, session, nowMs).flatMap((claim) => claim.paths.map((p) => ({ path: p, claim })));
+export const claimsOfOthers = (commonDir: string, branch: string | null, session: string | null) =>
+  othersClaims(commonDir, branch, session).flatMap((claim) => claim.paths.map((p) => ({ path: p, claim })));
 
 /** Which of `paths` (repository-relative) another live session claims on `branch`. */
-export function claimedByOthers(commonDir: string, branch: string | null, session: string | null, paths: string[], nowMs = Date.now()): Hit[] {
+export function claimedByOthers(commonDir: string, branch: string | null, session: string | null, paths: string[]): Hit[] {
   if (paths.length === 0) return [];
-  const claims = othersClaims(commonDir, branch, session, nowMs);
+  const claims = othersClaims(commonDir, branch, session);
   return paths.flatMap((path) => {
     for (const claim of claims) {
       const spec = pathClaimed(path, claim.paths);
@@ -50,9 +50,8 @@ export function claimWaysOn(hits: Hit[]): string {
   );
 }
 
-
 /** What the holder of a claim is told when its claim refused a write (or, with handoff.claims=tell, was told to one). */
-export function holderNote(hits: Hit[], writer: string, writerClient: string, refused: boolean, nowMs = Date.now()): Array<{ holder: string; key: string; text: string }> {
+export function holderNote(hits: Hit[], writer: string, writerClient: string, refused: boolean): Array<{ holder: string; key: string; text: string }> {
   const byClaim = new Map<string, Hit[]>();
   for (const h of hits) byClaim.set(h.claim.id, [...(byClaim.get(h.claim.id) ?? []), h]);
   return [...byClaim.values()].map((hs) => {
@@ -63,7 +62,7 @@ export function holderNote(hits: Hit[], writer: string, writerClient: string, re
       key: `claim ${c.id} ${writer} ${refused ? 'refused' : 'told'}`,
       text:
         `git-handoff: your claim on ${c.paths.join(' ')}${c.note ? ` (${JSON.stringify(c.note)})` : ''} ${refused ? 'refused' : 'was told to'} session ${writer} (${writerClient}) ` +
-        `${refused ? 'a write of' : 'writing'} ${paths} at ${when(Math.floor(nowMs / 1000))}${refused ? '' : ' (handoff.claims=tell: the write went on)'}. ` +
+        `${refused ? 'a write of' : 'writing'} ${paths} at ${when(Math.floor(Date.now() / 1000))}${refused ? '' : ' (handoff.claims=tell: the write went on)'}. ` +
         `It holds until ${when(c.expires)}; \`git handoff release ${c.paths.map(shellWord).join(' ')}\` gives it back when you are done.`,
     };
   });

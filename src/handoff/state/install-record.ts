@@ -1,9 +1,9 @@
 // What `install --agent` wrote into a worktree and what was there before: uninstall gives the original back when the
 // file is still as install left it, and such files are no session's uncommitted work.
 import { createHash } from '../../lazy-crypto';
-import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { readTextOr } from '../../read-file';
+import { readTextOr, statOr } from '../../read-file';
 import { localRecord, removeFile } from './state-file';
 
 interface InstallRecord {
@@ -49,12 +49,8 @@ export function installWrittenFiles(commonDir: string): Set<string> {
 /** True when `abs` (a file, or a directory git reports as untracked) holds only files install wrote as they are. */
 export function onlyInstallWritten(abs: string, written: Set<string>): boolean {
   if (written.size === 0) return false;
-  let st;
-  try {
-    st = statSync(abs);
-  } catch {
-    return false;
-  }
+  const st = statOr(abs);
+  if (!st) return false;
   if (!st.isDirectory()) return written.has(abs);
   return readdirSync(abs).every((n) => onlyInstallWritten(path.join(abs, n), written));
 }

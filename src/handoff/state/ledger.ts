@@ -1,8 +1,9 @@
 // The guard's ledger: which session wrote which paths in which worktree, one append-only JSONL file per session
 // (a one-line append is atomic). An intent (the paths a call names, appended before it runs) counts as a write only
 // once the file shows the call changed it.
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import path from 'node:path';
+import { namesIn } from './paths';
 import { localRecord } from './state-file';
 
 interface LedgerEntry {
@@ -34,11 +35,7 @@ export function ranHere(commonDir: string): (session: string) => boolean {
   let files: Set<string> | undefined;
   return (session) => {
     if (!session) return false;
-    try {
-      files ??= new Set(readdirSync(ledgerDir(commonDir)));
-    } catch {
-      files = new Set();
-    }
+    files ??= new Set(namesIn(ledgerDir(commonDir)));
     return files.has(path.basename(LEDGER.at(commonDir, session)));
   };
 }

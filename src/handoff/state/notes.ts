@@ -3,8 +3,7 @@
 // the session's heartbeat file, and the sh front sends an after-tool hook to node while one is pending.
 import { renameSync } from 'node:fs';
 import path from 'node:path';
-import { encodeBranch, handoffDir, jsonLines } from './paths';
-import { readTextOr } from '../../read-file';
+import { encodeBranch, handoffDir, jsonLinesIn } from './paths';
 import { appendState, optionalWrite, removeFile } from './state-file';
 
 type NoteKind = 'takeover' | 'claim-refused' | 'claim-taken' | 'beside' | 'kept';
@@ -24,7 +23,7 @@ export const sessionStateFile = (commonDir: string, session: string, ext: string
 
 const MAX_NOTES_FILE = 64 * 1024;
 
-const pending = (file: string): Note[] => jsonLines(readTextOr(file) ?? '').filter((n) => typeof n.text === 'string' && typeof n.kind === 'string');
+const pending = (file: string): Note[] => jsonLinesIn(file).filter((n) => typeof n.text === 'string' && typeof n.kind === 'string');
 
 /** Optional state (a full disk skips it). */
 export function leaveNote(commonDir: string, session: string, note: { kind: NoteKind; text: string; key?: string }): void {

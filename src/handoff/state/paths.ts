@@ -7,19 +7,17 @@ import { readTextOr } from '../../read-file';
 
 export const handoffDir = (commonDir: string) => path.join(commonDir, 'handoff');
 
-/** The text of every file in `dir` whose name ends with `ext` (one being replaced meanwhile is skipped). */
-export function readFilesIn(dir: string, ext: string): string[] {
-  let names: string[];
+/** The names in `dir`, none when it cannot be read. */
+export function namesIn(dir: string): string[] {
   try {
-    names = readdirSync(dir).filter((f) => f.endsWith(ext));
+    return readdirSync(dir);
   } catch {
     return [];
   }
-  return names.flatMap((f) => readTextOr(path.join(dir, f)) ?? []);
 }
 
-/** Every line of `text` that is a JSON object (a torn line from a crash says nothing). */
-export const jsonLines = (text: string): any[] => text.split('\n').flatMap((line) => jsonObjectOf(line) ?? []);
+/** Every line of `file` that is a JSON object (a torn line from a crash says nothing; a file not there has none). */
+export const jsonLinesIn = (file: string): any[] => (readTextOr(file) ?? '').split('\n').flatMap((line) => jsonObjectOf(line) ?? []);
 
 /** `text` as a JSON object (not an array), else null. */
 export function jsonObjectOf(text: string): Record<string, any> | null {

@@ -1,7 +1,6 @@
 // What was refused (by the guard, a git hook, or a command refused as another session's), for `status` and `web`:
 // a record to look at, never an input to a decision.
-import { jsonLines } from './paths';
-import { readTextOr } from '../../read-file';
+import { jsonLinesIn } from './paths';
 import { localRecord } from './state-file';
 
 const REFUSALS = localRecord('refusals.jsonl');
@@ -36,7 +35,7 @@ export function noteRefusal(commonDir: string, r: Omit<Refusal, 't'>): void {
 export function readRefusals(commonDir: string, sinceMs: number): Refusal[] {
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
   return [`${REFUSALS.at(commonDir)}.1`, REFUSALS.at(commonDir)]
-    .flatMap((file) => jsonLines(readTextOr(file) ?? ''))
+    .flatMap(jsonLinesIn)
     .filter((r) => typeof r.t === 'string' && typeof r.what === 'string' && Date.parse(r.t) >= sinceMs)
     .map((r) => ({ t: r.t, by: String(r.by ?? ''), session: str(r.session), client: str(r.client), what: r.what, why: String(r.why ?? '') }));
 }

@@ -2,7 +2,7 @@
 import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { fileStamp, readJsonOr } from '../../read-file';
-import { encodeBranch, handoffDir, jsonLines, readFilesIn } from './paths';
+import { encodeBranch, handoffDir, jsonLinesIn, namesIn } from './paths';
 
 /** A write refused by the disk itself: full, over quota, or mounted read-only. */
 export const isDiskError = (e: unknown): boolean => ['ENOSPC', 'EDQUOT', 'EROFS', 'disk-full', 'read-only'].includes((e as { code?: string } | null)?.code ?? '');
@@ -147,8 +147,8 @@ export function localRecord(name: string, ext = '.json') {
   return {
     at,
     read: (commonDir: string, key?: string): any => readJsonOr(at(commonDir, key)),
-    /** every line of every keyed record (a torn line from a crash says nothing) */
-    all: (commonDir: string): any[] => readFilesIn(at(commonDir), ext).flatMap(jsonLines),
+    /** every line of every keyed record (a torn line from a crash says nothing; one being replaced meanwhile is skipped) */
+    all: (commonDir: string): any[] => namesIn(at(commonDir)).flatMap((f) => (f.endsWith(ext) ? jsonLinesIn(path.join(at(commonDir), f)) : [])),
     /** written whole; `exclusive`: only when none is there yet (EEXIST otherwise) */
     write: (commonDir: string, data: unknown, key?: string, exclusive = false) =>
       writeState(at(commonDir, key), JSON.stringify(data) + '\n', handoffDir(commonDir), exclusive),
