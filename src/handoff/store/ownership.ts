@@ -1,6 +1,8 @@
 // The ownership invariant (SPEC 2), for every writer, hook and sync: a handoff ref only moves forward, and each added
 // commit keeps the owner or is a takeover naming it.
+import path from 'node:path';
 import { HandoffError } from '../../errors';
+import { statOr } from '../../read-file';
 import { reachableIn, type Storage } from '../../git/storage';
 import { BODY_MAX, COMMIT_MAX, parseTrailerLines, STATE_MAX, type Trailers } from './document';
 import { short } from '../state/session';
@@ -135,8 +137,11 @@ function withoutRefused(tip: string, added: string[], all: Map<string, Trailers 
   return added.filter((o) => seen.has(o));
 }
 
-/** The commits' parents this process has read, by repository: a commit's parents never change (sync's merge, then its push plan). */
-const histories = new Map<string, Map<string, string[]>>();
+/**
+ * The commits' parents this process has read, by repository and its shallow boundary: a commit's parents never change
+ * (sync's merge, then its push plan) but where a deepened clone's walk goes on past what was its boundary.
+ */
+const histories = new Map<string, { boundary: string; parents: Map<string, string[]> }>();
 
 /**
  * The tips' histories, each commit with its parents: those this process has not read yet from one `git rev-list
@@ -144,7 +149,11 @@ const histories = new Map<string, Map<string, string[]>>();
  * every tip's is read. Null when that walk fails on a missing object.
  */
 export function historyOf(repo: Storage, tips: string[]): Map<string, string[]> | null {
-  const known = histories.get(repo.commonDir) ?? histories.set(repo.commonDir, new Map()).get(repo.commonDir)!;
+  const shallow = statOr(path.join(repo.commonDir, 'shallow'));
+  const boundary = shallow ? `${shallow.ino}.${shallow.mtimeMs}.${shallow.size}` : '';
+  let h = histories.get(repo.commonDir);
+  if (h?.boundary !== boundary) histories.set(repo.commonDir, (h = { boundary, parents: new Map() }));
+  const known = h.parents;
   const unread = [...new Set(tips)].filter((t) => !known.has(t));
   if (!unread.length) return known;
   const read = repo.parentsOf(unread);
