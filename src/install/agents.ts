@@ -20,9 +20,7 @@ import { wordCut, wrapWords } from '../terminal-text';
 import { ALL_RECORDS, RECORDS, WIRING } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { pluginAnswers } from '../clients/plugin-active';
-import { dropEmpty, eventsAt, holdsGuard, installFiles, jsonText, jsonWithout, merged, readObject, strip, uninstallFiles, unwireFile, valueAt, wiredFiles } from './native';
-
-export { WIRING };
+import { dropEmpty, eventsAt, holdsGuard, installFiles, jsonText, jsonWithout, merged, readObject, strip, uninstallFiles, unwireFile, valueAt, wiredFiles, writeOwnFile } from './native';
 
 /** The after-tool hook's flag: the sh front answers without reading the payload when no note is pending (node ignores it). */
 const AFTER_FLAG = '--after';
@@ -78,15 +76,11 @@ function skillText(): string {
 function installSkill(root: string, agent: Agent, commonDir: string): string[] {
   if (!WIRING[agent].skills) return [];
   const shown = `${WIRING[agent].skills}/handoff/SKILL.md`;
-  const file = path.join(root, shown);
-  const text = skillText();
   // the skill an earlier install put where the client now reads it second (Gemini CLI's .gemini/skills): taken away
   const former = removeSkill(root, WIRING[agent].formerSkills, commonDir);
-  const also = former ? [former] : [];
-  if (existsSync(file) && readFileSync(file, 'utf8') === text) return [`${shown}: the handoff skill already there`, ...also];
-  if (existsSync(file) && !readFileSync(file, 'utf8').includes(SKILL_MARK)) return [`${shown}: left alone (another skill of that name is there)`, ...also];
-  installWrite(commonDir, file, text);
-  return [`${shown}: the handoff skill`, ...also];
+  const done = writeOwnFile(commonDir, path.join(root, shown), skillText(), (t) => t.includes(SKILL_MARK));
+  const said = { same: 'the handoff skill already there', foreign: 'left alone (another skill of that name is there)', written: 'the handoff skill' }[done];
+  return [`${shown}: ${said}`, ...(former ? [former] : [])];
 }
 
 /** Removes git-handoff's handoff skill from a skills folder (`dir` null: the client has no such folder), or null where there is none. */
@@ -102,7 +96,6 @@ function top(repo: Repo): string {
   if (!repo.worktree) throw new HandoffError('usage', 'bare-repository', 'agent wiring belongs in a worktree; this repository is bare');
   return repo.worktree;
 }
-
 
 /** git-handoff's hooks in a settings event's groups. */
 const oursIn = (groups: unknown): Array<{ command: string; timeout?: unknown }> =>
@@ -164,7 +157,7 @@ function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, comm
 }
 
 function installSnippet(file: string, shown: string, commonDir: string): string {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const text = readTextOr(file) ?? '';
   const next = withBlock(text, SNIPPET, SNIPPET_START, SNIPPET_END);
   if (next === text) return `${shown}: startup note already there`;
   installWrite(commonDir, file, next);
@@ -366,7 +359,6 @@ function timeoutItems(agent: Agent, w: Wiring, values: unknown[]): DoctorItem[] 
   return p ? [{ component: `agent ${agent} timeout`, status: p.status, detail: `${w.settings}: ${p.detail} (git handoff install --agent ${agent})` }] : [];
 }
 
-
 /** A synthetic refusal-worthy payload in the client's shape (its record's first probe). */
 const probePayload = (agent: Agent, cwd: string): Record<string, unknown> => RECORDS[AGENT_CLIENT[agent]].probes(cwd, PROBE_COMMAND)[0][1];
 
@@ -548,7 +540,6 @@ function removeDenies(settings: Json, entries: string[]): number {
   return n;
 }
 
-/** Whether `program` is on PATH. */
 const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
 
 /** doctor's row: Claude Code's sandbox on or off here (its settings, the last layer that says wins), what it holds. */

@@ -9,7 +9,7 @@ import { PROTECTION_HEADER, protectionRows, type ProtectionRow, type SharedProte
 import { setting } from '../../config-keys';
 import { readConfig } from '../../git/config';
 import { loadMcpBundle } from './mcp';
-import { doctorAgents, excludeWiring, guardCommand, installAgents, unexcludeWiring, uninstallAgents, wiredAgents, WIRING } from '../../install/agents';
+import { doctorAgents, excludeWiring, guardCommand, installAgents, unexcludeWiring, uninstallAgents, wiredAgents } from '../../install/agents';
 import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
 import { pluginAnswers } from '../../clients/plugin-active';
 import { removeLocalState } from '../../install/local-state';
@@ -25,9 +25,8 @@ import type { DoctorItem } from '../../wiring';
 import { command, type GlobalArgs } from '../context';
 import { answer, table } from '../output';
 import { personOnly } from '../person-only';
-import { ALL_RECORDS, PLUGIN_AGENTS, pluginOf } from '../../clients/records';
+import { ALL_RECORDS, PLUGIN_AGENTS, pluginOf, WIRING } from '../../clients/records';
 import { wrapWords } from '../../terminal-text';
-
 
 function agentsOf(names: string[]): Agent[] | undefined {
   if (!names.length) return undefined;
@@ -79,7 +78,6 @@ const options = (y: Argv<GlobalArgs>) =>
     .option('private', { type: 'boolean', describe: "with --agent: keep the wiring out of the repository's history and git status (lines in .git/info/exclude, this clone only)" })
     .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` through git) instead of `git-handoff` on PATH' });
 
-/** What install's and uninstall's options give the handler. */
 type Args = ReturnType<typeof options> extends Argv<infer T> ? T : never;
 
 /** The repository here, if any: a plugin is installed for the user, from anywhere. */
