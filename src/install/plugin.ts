@@ -176,7 +176,7 @@ function folderGuard(folder: string, variable: string): string | null {
 }
 
 /** The version in a git-handoff folder's package.json (this one's: beside dist/). */
-const versionIn = (folder: string): string | null => readJsonOr(path.join(folder, 'package.json'))?.version ?? null;
+export const versionIn = (folder: string): string | null => readJsonOr(path.join(folder, 'package.json'))?.version ?? null;
 
 const runsWhat = (folder: string) => `runs ${path.join(folder, 'bin', 'git-handoff')} (git-handoff ${versionIn(folder) ?? '?'})`;
 

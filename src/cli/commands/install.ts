@@ -10,11 +10,11 @@ import { setting } from '../../config-keys';
 import { readConfig } from '../../git/config';
 import { loadMcpBundle } from './mcp';
 import { doctorAgents, excludeWiring, guardCommand, installAgents, unexcludeWiring, uninstallAgents, wiredAgents } from '../../install/agents';
-import { doctorPlugins, installPlugin, uninstallPlugin } from '../../install/plugin';
+import { doctorPlugins, installPlugin, uninstallPlugin, versionIn } from '../../install/plugin';
 import { pluginAnswers } from '../../clients/plugin-active';
 import { removeLocalState } from '../../install/local-state';
 import { existsSync, fstatSync } from 'node:fs';
-import { readJsonOr, realpathOr, statOr } from '../../read-file';
+import { realpathOr, statOr } from '../../read-file';
 import path from 'node:path';
 import { ownPackage, runnable } from '../../guard/path-programs';
 import { doctorHooks, installHooksFor, uninstallHooks, uninstallHooksFor } from '../../hooks/install';
@@ -300,7 +300,7 @@ function checkPathInstallations(readsFrontIn: boolean): string[] {
       const file = path.join(dir, p);
       if (!first.has(p)) first.set(p, file);
       const root = rootOf(file);
-      const i: Installation = byRoot.get(root) ?? { root, dirs: [], version: readJsonOr(path.join(root, 'package.json'))?.version ?? null, self: root === self };
+      const i: Installation = byRoot.get(root) ?? { root, dirs: [], version: versionIn(root), self: root === self };
       if (!i.dirs.includes(dir)) i.dirs.push(dir);
       byRoot.set(root, i);
     }
