@@ -24,7 +24,7 @@ export const record: ClientRecord = clientRecord({
   shellSession: 'as-hook',
   runsHandoffRewrite: true,
   pidVariable: 'CLAUDE_PID',
-  // its OS sandbox (bubblewrap): `sandbox.enabled`, and `sandbox.filesystem.denyWrite` adds read-only paths (src/install/sandbox.ts)
+  // its OS sandbox (bubblewrap): `sandbox.enabled`, and `sandbox.filesystem.denyWrite` adds read-only paths (src/install/agents.ts)
   sandbox: { enabled: ['sandbox', 'enabled'], denyWrite: ['sandbox', 'filesystem', 'denyWrite'] },
   probes: claudeProbe('Bash'),
   // it reads PreCompact's stdout as plain text (2.1.328): added to the compaction's instructions and shown as the hook's output

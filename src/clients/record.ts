@@ -108,7 +108,7 @@ export interface ClientRecord {
   escapesContext?: true;
   /** its after-tool event is where a call's writes are recorded (its before-shell event is only an intent) */
   recordsAfterTool?: true;
-  /** its OS sandbox's settings keys: where it is turned on, and the paths it keeps read-only (src/install/sandbox.ts) */
+  /** its OS sandbox's settings keys: where it is turned on, and the paths it keeps read-only (src/install/agents.ts) */
   sandbox?: { enabled: readonly [string, string]; denyWrite: readonly [string, string, string] };
   /** the variable its hooks get with its process id (a claim: it counts only for an ancestor, src/guard/lineage.ts) */
   pidVariable?: string;

@@ -11,7 +11,6 @@ import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
 import { CHAINED_SUFFIX, HOOK_NAMES, holdsStub, isStub, stubsIn } from '../git/hook-stub';
 
-export { stubsIn };
 /** Where other hook managers keep a hook they replaced (lefthook: .old, pre-commit: .legacy). */
 const MANAGER_SUFFIXES = ['.old', '.legacy'];
 const BIN_LINE = /^GIT_HANDOFF_BIN=.*$/m;

@@ -1,26 +1,26 @@
 // `install --agent <client>`: merges `git-handoff guard` into each client's project settings and a
 // startup note into its instructions file, leaving every other entry alone; `uninstall` removes exactly those.
 import { spawnSync } from '../process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { HandoffError } from '../errors';
 import { readConfig } from '../git/config';
 import { setting } from '../config-keys';
 import type { Repo } from '../git/repo';
-import { installWrite } from '../handoff/state/install-record';
+import { installWrite, restoreOriginal } from '../handoff/state/install-record';
 import type { DoctorItem } from '../wiring';
 import { trustGateItems, trustGateSteps, trustNote } from '../clients/trust-gates';
-import { addDenies, removeDenies, sandboxDenies, sandboxItem, sandboxNote } from './sandbox';
+import { placed } from '../clients/places';
+import { DEFAULT_PROTECT } from '../guard/context';
+import { handoffDir } from '../handoff/state/paths';
+import { readJsonOr, readTextOr } from '../read-file';
 import { AGENT_CLIENT, SESSION_VARS, type Agent, type ClientName } from '../clients/names';
 import { matcherRoutes, PROBE_COMMAND, type ClientRecord } from '../clients/record';
 import { wordCut, wrapWords } from '../terminal-text';
 import { ALL_RECORDS, RECORDS, WIRING } from '../clients/records';
 import { afterCommand, hookCommand, hookGroups, hookTimeoutProblem, PAYLOAD_FLAG, SOURCED_FLAG, SPLIT_FLAGS, type Wiring, wiredWithGuard } from '../clients/wiring';
 import { pluginAnswers } from '../clients/plugin-active';
-import { holdsGuard, installFiles, jsonText, jsonWithout, merged, readObject, strip, uninstallFiles, unwireFile, wiredFiles } from './native';
-import { withBlock, withoutBlock } from './marked-block';
-
-export { WIRING };
+import { dropEmpty, eventsAt, holdsGuard, installFiles, jsonText, jsonWithout, merged, readObject, strip, uninstallFiles, unwireFile, valueAt, wiredFiles, writeOwnFile } from './native';
 
 /** The after-tool hook's flag: the sh front answers without reading the payload when no note is pending (node ignores it). */
 const AFTER_FLAG = '--after';
@@ -76,15 +76,11 @@ function skillText(): string {
 function installSkill(root: string, agent: Agent, commonDir: string): string[] {
   if (!WIRING[agent].skills) return [];
   const shown = `${WIRING[agent].skills}/handoff/SKILL.md`;
-  const file = path.join(root, shown);
-  const text = skillText();
   // the skill an earlier install put where the client now reads it second (Gemini CLI's .gemini/skills): taken away
   const former = removeSkill(root, WIRING[agent].formerSkills, commonDir);
-  const also = former ? [former] : [];
-  if (existsSync(file) && readFileSync(file, 'utf8') === text) return [`${shown}: the handoff skill already there`, ...also];
-  if (existsSync(file) && !readFileSync(file, 'utf8').includes(SKILL_MARK)) return [`${shown}: left alone (another skill of that name is there)`, ...also];
-  installWrite(commonDir, file, text);
-  return [`${shown}: the handoff skill`, ...also];
+  const done = writeOwnFile(commonDir, path.join(root, shown), skillText(), (t) => t.includes(SKILL_MARK));
+  const said = { same: 'the handoff skill already there', foreign: 'left alone (another skill of that name is there)', written: 'the handoff skill' }[done];
+  return [`${shown}: ${said}`, ...(former ? [former] : [])];
 }
 
 /** Removes git-handoff's handoff skill from a skills folder (`dir` null: the client has no such folder), or null where there is none. */
@@ -100,7 +96,6 @@ function top(repo: Repo): string {
   if (!repo.worktree) throw new HandoffError('usage', 'bare-repository', 'agent wiring belongs in a worktree; this repository is bare');
   return repo.worktree;
 }
-
 
 /** git-handoff's hooks in a settings event's groups. */
 const oursIn = (groups: unknown): Array<{ command: string; timeout?: unknown }> =>
@@ -154,7 +149,7 @@ function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, comm
   const file = path.join(root, w.settings);
   const current = readObject(file);
   const settings = merged(current, { at: ['hooks'], entries: settingsHooks(w, command) });
-  // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (./sandbox.ts)
+  // Claude Code's sandbox, when the person turns it on, keeps what the guard stands on read-only too (sandboxDenies, below)
   const denied = !!RECORDS[w.client].sandbox && addDenies(settings, sandboxDenies(root, repo.commonDir));
   if (JSON.stringify(settings) === JSON.stringify(current)) return [`${w.settings}: already wired (${agent})`];
   installWrite(repo.commonDir, file, jsonText(settings));
@@ -162,7 +157,7 @@ function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, comm
 }
 
 function installSnippet(file: string, shown: string, commonDir: string): string {
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const text = readTextOr(file) ?? '';
   const next = withBlock(text, SNIPPET, SNIPPET_START, SNIPPET_END);
   if (next === text) return `${shown}: startup note already there`;
   installWrite(commonDir, file, next);
@@ -364,7 +359,6 @@ function timeoutItems(agent: Agent, w: Wiring, values: unknown[]): DoctorItem[] 
   return p ? [{ component: `agent ${agent} timeout`, status: p.status, detail: `${w.settings}: ${p.detail} (git handoff install --agent ${agent})` }] : [];
 }
 
-
 /** A synthetic refusal-worthy payload in the client's shape (its record's first probe). */
 const probePayload = (agent: Agent, cwd: string): Record<string, unknown> => RECORDS[AGENT_CLIENT[agent]].probes(cwd, PROBE_COMMAND)[0][1];
 
@@ -400,4 +394,175 @@ export function probeCommand(cwd: string, agent: Agent, command: string, payload
   return denied
     ? { ok: true, detail: `a probe through \`${command}\` was refused as it should be: "${reason}"` }
     : { ok: false, detail: `\`${command}\` gave an unexpected answer to the probe: ${r.stdout.slice(0, 200)}` };
+}
+
+// git-handoff's block between two marker lines in a person's file (the startup note, the exclude lines): the rest of
+// the file is the person's, kept as it is.
+/** The block's offsets in `text`, from its start marker to the end of its end marker, or null where it has none. */
+function blockAt(text: string, start: string, end: string): [number, number] | null {
+  const s = text.indexOf(start);
+  const e = text.indexOf(end);
+  return s >= 0 && e > s ? [s, e + end.length] : null;
+}
+
+/** The lines between the markers (none where there is no block). */
+const blockLines = (text: string, start: string, end: string): string[] => {
+  const at = blockAt(text, start, end);
+  return at ? text.slice(at[0] + start.length, at[1] - end.length).split('\n').filter(Boolean) : [];
+};
+
+/** `text` with `block` in place of its marked one, else at its end after a blank line. */
+function withBlock(text: string, block: string, start: string, end: string): string {
+  const at = blockAt(text, start, end);
+  if (at) return text.slice(0, at[0]) + block + text.slice(at[1]);
+  return text === '' ? `${block}\n` : `${text.replace(/\n*$/, '\n\n')}${block}\n`;
+}
+
+/** `text` without its marked block and the blank lines around it, or null where it has none. */
+function withoutBlock(text: string, start: string, end: string): string | null {
+  const at = blockAt(text, start, end);
+  if (!at) return null;
+  const before = text.slice(0, at[0]).replace(/\n+$/, '');
+  const after = text.slice(at[1]).replace(/^\n+/, '');
+  const next = before && after ? `${before}\n\n${after}` : before || after;
+  return next === '' || next.endsWith('\n') ? next : `${next}\n`;
+}
+
+// `install --agent … --private`: the wiring install wrote kept out of the repository's history and `git status`
+// by lines in <git-common-dir>/info/exclude (never .gitignore, which is shared); uninstall takes them out again.
+const START = '# git-handoff install --private (git handoff uninstall removes these lines)';
+const END = '# end of git-handoff install --private';
+
+const excludeFile = (repo: Repo) => path.join(repo.commonDir, 'info', 'exclude');
+
+/** The paths install --agent writes for these clients in `worktree`, as exclude patterns anchored at the top. */
+function wiringPaths(agents: readonly Agent[], worktree: string): string[] {
+  const out = new Set<string>();
+  for (const a of agents) {
+    const w = WIRING[a];
+    out.add(`/${w.settings}`);
+    for (const f of w.files?.('', worktree) ?? []) out.add(`/${f.file}`);
+    out.add(`/${w.notes}`);
+    if (w.skills) out.add(`/${w.skills}/handoff/`);
+  }
+  return [...out];
+}
+
+/** Adds (or updates) the exclude lines for what install wrote; says which, and which are tracked (exclude cannot hide those). */
+export function excludeWiring(repo: Repo, agents: readonly Agent[]): string[] {
+  const top = repo.worktree!;
+  const paths = wiringPaths(agents, top).filter((p) => existsSync(path.join(top, p)));
+  const tracked = new Set(repo.trackedPaths(paths.map((p) => `:(top)${p.slice(1)}`)).map((f) => `/${f}`));
+  const hidden = paths.filter((p) => ![...tracked].some((t) => t === p || t.startsWith(p)));
+  const file = excludeFile(repo);
+  const text = readTextOr(file) ?? '';
+  const lines = [...new Set([...blockLines(text, START, END), ...hidden])];
+  const msgs: string[] = [];
+  if (lines.length) {
+    // the bytes before the first install are kept, so uninstall gives them back exactly
+    installWrite(repo.commonDir, file, withBlock(text, [START, ...lines, END].join('\n'), START, END));
+    msgs.push(`.git/info/exclude: ${hidden.map((p) => p.slice(1)).join(', ')} kept out of git status and history (this clone only)`);
+  }
+  for (const t of tracked) msgs.push(`${t.slice(1)} is tracked: .git/info/exclude cannot hide it, so its change shows in git status (commit it, or restore it with git checkout -- ${t.slice(1)})`);
+  return msgs;
+}
+
+/** Takes install --private's lines out of info/exclude, leaving the rest of the file as it was. */
+export function unexcludeWiring(repo: Repo): string[] {
+  const file = excludeFile(repo);
+  const text = readTextOr(file);
+  const next = text === null ? null : withoutBlock(text, START, END);
+  if (next === null) return [];
+  if (!restoreOriginal(repo.commonDir, file, (t) => !t.includes(START))) writeFileSync(file, next);
+  return ['.git/info/exclude: removed the lines install --private added'];
+}
+
+// Where a client has an OS sandbox, the kernel holds the perimeter too. Claude Code's sandbox, once on,
+// keeps .claude/, .git/hooks, .git/config and everything outside the project read-only for the Bash tool, but not
+// the other clients' wiring in the worktree, git-handoff's state under the git directory or the handoff files:
+// its `install --agent` adds those to its `sandbox.filesystem.denyWrite` (what git-handoff itself never writes
+// from inside it: `git handoff write` and a commit through the hooks still work, test/clients/sandbox.clients.test.ts),
+// `uninstall` takes them out again, and doctor says whether the sandbox is on, what it holds, and recommends it.
+// Codex's sandbox is set in the user's configuration only (a project's cannot change permissions): nothing to add.
+/** The client with an OS sandbox a project's settings turn on (ClientRecord.sandbox), and its settings' keys. */
+const SANDBOXED = ALL_RECORDS.find((r) => r.sandbox)!;
+const SANDBOX = SANDBOXED.sandbox!;
+
+/**
+ * What the sandbox should keep read-only, relative to the worktree: every client's project hook files and folders
+ * (from the records), git-handoff's state under the git directory (when the worktree holds it), and the folders of
+ * the protected handoff files (their pattern's fixed part: `memory`; globs are not honoured on Linux).
+ */
+const sandboxDenies = (worktree: string, commonDir: string): string[] => Object.values(denyParts(worktree, commonDir)).flat();
+
+/** sandboxDenies in two, none in both: the clients' wiring, and git-handoff's own state and handoff folders. */
+function denyParts(worktree: string, commonDir: string): { wiring: string[]; own: string[] } {
+  const wiring = ALL_RECORDS.flatMap((r) => [...r.hookFiles, ...(r.hookDirs ?? []), ...(r.pluginDirs ?? [])].filter((f) => f.scope === 'project' || f.scope === 'local').map((f) => f.file));
+  const state = path.relative(worktree, handoffDir(commonDir));
+  const handoffs = DEFAULT_PROTECT.map((p) => p.replace(/^(\*\*\/)+/, '').split('/').slice(0, -1).join('/')).filter((d) => d && !/[*?[{]/.test(d));
+  return { wiring: [...new Set(wiring)], own: [...new Set([...(state.startsWith('..') || path.isAbsolute(state) ? [] : [state]), ...handoffs])].filter((d) => !wiring.includes(d)) };
+}
+
+/**
+ * What install says of the denyWrite entries it added to `settings`: git-handoff's own by name, the clients' wiring by
+ * count (most are for clients this user does not have; the settings file lists them), in lines a terminal keeps whole.
+ */
+function sandboxNote(settings: string, worktree: string, commonDir: string): string {
+  const { wiring, own } = denyParts(worktree, commonDir);
+  return [
+    `${settings}: its sandbox (when on) keeps ${own.join(', ').replace(/, ([^,]*)$/, ' and $1')} read-only too,`,
+    `  and the ${wiring.length} paths of every client's wiring (listed in its sandbox.filesystem.denyWrite);`,
+    '  git handoff doctor says whether the sandbox is on',
+  ].join('\n');
+}
+
+type Json = Record<string, any>;
+
+/** Adds `entries` to Claude Code's settings' denyWrite (kept in order, none twice); whether anything was added. */
+function addDenies(settings: Json, entries: string[]): boolean {
+  const list = valueAt(settings, SANDBOX.denyWrite);
+  const had: unknown[] = Array.isArray(list) ? list : [];
+  const missing = entries.filter((e) => !had.includes(e));
+  if (missing.length) eventsAt(settings, SANDBOX.denyWrite.slice(0, -1), true)![SANDBOX.denyWrite[2]] = [...had, ...missing];
+  return missing.length > 0;
+}
+
+/** Takes `entries` out of denyWrite, and the objects that leaves empty; how many were taken. */
+function removeDenies(settings: Json, entries: string[]): number {
+  const parent = eventsAt(settings, SANDBOX.denyWrite.slice(0, -1), false);
+  const key = SANDBOX.denyWrite[2];
+  if (!Array.isArray(parent?.[key])) return 0;
+  const kept = parent[key].filter((e: unknown) => !entries.includes(e as string));
+  const n = parent[key].length - kept.length;
+  if (kept.length) parent[key] = kept;
+  else delete parent[key];
+  dropEmpty(settings, SANDBOX.denyWrite.slice(0, -1));
+  return n;
+}
+
+const onPath = (program: string) => spawnSync('sh', ['-c', `command -v ${program}`], { stdio: 'ignore' }).status === 0;
+
+/** doctor's row: Claude Code's sandbox on or off here (its settings, the last layer that says wins), what it holds. */
+function sandboxItem(worktree: string, commonDir: string): DoctorItem {
+  const r = SANDBOXED;
+  // user, project, local, then managed settings: a later layer's value wins
+  const order = ['user', 'project', 'local', 'system'] as const;
+  const files = order.flatMap((scope) => r.hookFiles.filter((f) => f.scope === scope).map((f) => placed(r.name, f.file, scope, worktree, process.env)));
+  const layers = files.map((f): Json | null => (f ? readJsonOr(f) : null)).filter((j): j is Json => j !== null);
+  const enabled = layers.reduce<boolean>((on, j) => (typeof valueAt(j, SANDBOX.enabled) === 'boolean' ? valueAt(j, SANDBOX.enabled) : on), false);
+  const denied = new Set(layers.flatMap((j) => (Array.isArray(valueAt(j, SANDBOX.denyWrite)) ? valueAt(j, SANDBOX.denyWrite) : [])));
+  const wanted = sandboxDenies(worktree, commonDir);
+  const missing = wanted.filter((e) => !denied.has(e));
+  const component = `agent ${r.agent} sandbox`;
+  const tools = ['bwrap', 'socat'].filter((p) => !onPath(p));
+  const needs = tools.length ? ` (on Linux it needs ${tools.join(' and ')}: apt-get install bubblewrap socat)` : '';
+  if (!enabled) {
+    return {
+      component,
+      status: 'info',
+      detail: `Claude Code's sandbox is off: a script the session writes and runs can write anything the user can. Recommended: "sandbox": {"enabled": true} in ${r.hookFiles.find((f) => f.scope === 'local')!.file} or your user settings${needs}; it keeps .claude/, .git/hooks, .git/config and all outside the project read-only, and with git-handoff's denyWrite entries ${missing.length ? `(git handoff install --agent ${r.agent} adds them) ` : ''}the other clients' wiring, git-handoff's state and the handoff files too`,
+    };
+  }
+  if (missing.length) return { component, status: 'info', detail: `Claude Code's sandbox is on, but its denyWrite lacks ${missing.join(', ')}: a script run in it can still write those; run git handoff install --agent ${r.agent} again${needs}` };
+  return { component, status: 'ok', detail: `Claude Code's sandbox is on: the Bash tool cannot write .claude/, .git/hooks, .git/config, anything outside the project, nor ${wanted.join(', ')}${needs}` };
 }

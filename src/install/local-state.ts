@@ -82,7 +82,6 @@ export function removeLocalState(repo: Storage, inUse: string | null): string[] 
         `\`rm ${path.join(shown, 'witness.json')}\` removes it once the record goes, and the README's last uninstall line the copies`,
     );
   }
-  // the folder itself, when nothing is left in it
   removeEmptyUp(path.join(dir, 'installed'), dir);
   removeEmptyUp(dir, repo.commonDir);
   return msgs;

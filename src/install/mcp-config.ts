@@ -7,10 +7,9 @@ import { readFileSync } from 'node:fs';
 import { applyEdits, findNodeAtLocation, modify, parse, parseTree, type Node, type ParseError } from 'jsonc-parser';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { HandoffError } from '../errors';
-import { installWrite } from '../handoff/state/install-record';
 import { yamlParser } from '../yaml';
 import { MCP_SERVER_NAME, type McpClientRecord } from '../clients/mcp-clients';
-import { unwireFile } from './native';
+import { notAnObject, unwireFile, writeOwnFile } from './native';
 import { readTextOr } from '../read-file';
 import { spawnSync } from '../process';
 import type { DoctorItem } from '../wiring';
@@ -22,9 +21,7 @@ const yamlHead = (c: McpClientRecord) => `# ${MCP_SERVER_NAME}: written by \`git
 function treeOf(file: string, text: string): Node {
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, { allowTrailingComma: true });
-  if (errors.length || tree?.type !== 'object') {
-    throw new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
-  }
+  if (errors.length || tree?.type !== 'object') throw notAnObject(file);
   return tree;
 }
 
@@ -67,8 +64,7 @@ export function installMcpClient(c: McpClientRecord, top: string, commonDir: str
   const file = c.file(top);
   const entry = { command, args: ['-C', top, 'mcp'] };
   const text = wanted(c, file, entry);
-  if (readTextOr(file) === text) return `${file}: ${c.title} already starts \`git handoff mcp\``;
-  installWrite(commonDir, file, text);
+  if (writeOwnFile(commonDir, file, text, () => true) === 'same') return `${file}: ${c.title} already starts \`git handoff mcp\``;
   return `${file}: ${c.title} starts \`${command} ${entry.args.join(' ')}\` (MCP server "${MCP_SERVER_NAME}"); restart ${c.title} to load it`;
 }
 

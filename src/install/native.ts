@@ -25,8 +25,11 @@ function objectIn(file: string, text: string): Record<string, any> {
   } catch {
     /* reported below */
   }
-  throw new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
+  throw notAnObject(file);
 }
+
+/** What stops install at a configuration that is not a JSON object, with the way on. */
+export const notAnObject = (file: string) => new HandoffError('usage', 'unreadable-settings', `${file} is not a JSON object; fix or move it, then run install again (nothing was changed)`, { file });
 
 /** The value at the key path `keys` in a JSON value, or undefined where something on the way is not an object. */
 export const valueAt = (value: unknown, keys: readonly string[]): any => keys.reduce<any>((v, k) => (v && typeof v === 'object' ? v[k] : undefined), value);
@@ -102,18 +105,25 @@ function keepKeyOrder(o: Record<string, unknown>, order: string[]): void {
   for (const [k, v] of values) o[k] = v;
 }
 
-/** A JSON file's text as install writes it. */
 export const jsonText = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
+
+/** git-handoff's own whole file (a hook script, a plugin module, the skill), written unless a file of that name that is not `ours` is there. */
+export function writeOwnFile(commonDir: string, file: string, text: string, ours: (now: string) => boolean): 'same' | 'foreign' | 'written' {
+  const now = readTextOr(file);
+  if (now === text) return 'same';
+  if (now !== null && !ours(now)) return 'foreign';
+  installWrite(commonDir, file, text);
+  return 'written';
+}
 
 /** Writes one file of a wiring; what it did. */
 function installFile(root: string, f: WiredFile, commonDir: string, client: string, command: string): string {
   const file = path.join(root, f.file);
   if (f.text !== undefined) {
-    const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
-    if (now !== null && !GUARD_TEXT.test(now)) return `${f.file}: left alone (a file of that name that is not git-handoff's is there); nothing wired there for ${client}`;
-    if (now !== f.text) installWrite(commonDir, file, f.text);
+    const done = writeOwnFile(commonDir, file, f.text, (t) => GUARD_TEXT.test(t));
+    if (done === 'foreign') return `${f.file}: left alone (a file of that name that is not git-handoff's is there); nothing wired there for ${client}`;
     if (f.mode !== undefined) chmodSync(file, f.mode);
-    return now === f.text ? `${f.file}: already wired (${client})` : `${f.file}: wired \`${command}\` (${client})`;
+    return done === 'same' ? `${f.file}: already wired (${client})` : `${f.file}: wired \`${command}\` (${client})`;
   }
   const current = readObject(file);
   const next = merged(current, f.json!);

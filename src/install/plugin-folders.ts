@@ -3,10 +3,10 @@
 // `handoff` skill and a runnable git-handoff (the bundles need no dependencies), so installing it alone is enough.
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { settingsHooks, WIRING } from './agents';
+import { settingsHooks } from './agents';
 import { PLUGIN_FLAG, PLUGIN_NAME } from '../clients/plugin-active';
 import type { Agent, ClientName } from '../clients/names';
-import { PLUGIN_AGENTS, pluginOf } from '../clients/records';
+import { PLUGIN_AGENTS, pluginOf, WIRING } from '../clients/records';
 
 const DESCRIPTION = 'Handoff notes between AI coding sessions, kept in git with per-session ownership: the guard hooks, the startup view, the handoff skill and the git-handoff CLI';
 

@@ -11,13 +11,13 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
-import { probeCommand, wiredHere, WIRING } from './agents';
+import { probeCommand, wiredHere } from './agents';
 import { valueAt } from './native';
 import { claudeConfigDir, PLUGIN_NAME, pluginCopies } from '../clients/plugin-active';
 import { readJsonOr } from '../read-file';
 import { userCacheDir, userDataDir, userHome } from '../user-dirs';
 import { AGENT_CLIENT, type Agent } from '../clients/names';
-import { PLUGIN_AGENTS, pluginOf } from '../clients/records';
+import { PLUGIN_AGENTS, pluginOf, WIRING } from '../clients/records';
 import type { RewrittenFile } from '../clients/record';
 import { userDir } from '../clients/places';
 import { canonical } from '../clients/hook-files';
@@ -79,7 +79,6 @@ export function installPlugin(repo: Repo | null, agent: Agent): string[] {
   const { file, snap, fp } = earlier ?? saveSnapshot(agent);
   try {
     const msgs = installThrough(repo, agent);
-    // the fingerprint of everything the install created
     const created = newEntries(snap, fp, new Set([file, ...PLUGIN_AGENTS.map(sourceOf)]));
     writeFileSync(file, JSON.stringify({ ...snap, created: Object.fromEntries(created.map((q) => [q, fingerprint(q)])) }));
     return msgs;
@@ -152,7 +151,6 @@ export function uninstallPlugin(agent: Agent): string[] {
   return msgs.length || restored.length ? [...msgs, ...restored] : [`the git-handoff ${pluginOf(agent).word} is not installed in ${pluginOf(agent).title}`];
 }
 
-/** Removes `p` where it is there; the line that says so. */
 const removed = (p: string, why = ''): string[] => (existsSync(p) ? (rmSync(p, { recursive: true, force: true }), [`${p}: removed${why}`]) : []);
 
 function uninstallThrough(agent: Agent): string[] {
@@ -178,7 +176,7 @@ function folderGuard(folder: string, variable: string): string | null {
 }
 
 /** The version in a git-handoff folder's package.json (this one's: beside dist/). */
-const versionIn = (folder: string): string | null => readJsonOr(path.join(folder, 'package.json'))?.version ?? null;
+export const versionIn = (folder: string): string | null => readJsonOr(path.join(folder, 'package.json'))?.version ?? null;
 
 const runsWhat = (folder: string) => `runs ${path.join(folder, 'bin', 'git-handoff')} (git-handoff ${versionIn(folder) ?? '?'})`;
 
@@ -265,7 +263,6 @@ interface Snapshot {
   created: Record<string, string>;
 }
 
-/** A folder's entries, sorted; null where there is no folder. */
 const listOf = (dir: string): string[] | null => {
   try {
     return readdirSync(dir).sort();

@@ -167,7 +167,6 @@ const DIR_ENTRY = path.join('pre-receive.d', 'zz-git-handoff');
 
 const isStub = (file: string) => !!readTextOr(file)?.includes(STUB_MARK);
 
-/** Writes a hook file (and its directory), executable. */
 function writeHook(file: string, text: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);

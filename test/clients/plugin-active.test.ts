@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { pluginHooks } from '../../src/install/plugin-folders';
 import { matcherRoutes } from '../../src/clients/record';
 import { deferToPlugin, pluginPathPrefix } from '../../src/clients/plugin-active';
-import { eventGroups, WIRING } from '../../src/install/agents';
+import { eventGroups } from '../../src/install/agents';
+import { WIRING } from '../../src/clients/records';
 import { json, makeRepo, ROOT, tempDir } from '../helpers/repo';
 import { claudePluginInstalled } from '../helpers/claude-plugin';
 

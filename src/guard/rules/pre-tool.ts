@@ -483,7 +483,7 @@ async function hooksPathRemoval(ctx: GuardContext, loc: Location, scope: string[
   const repo = await ctx.repo(loc);
   // the scope removed from holds no core.hooksPath: nothing changes
   if (repo.git(['config', ...scope, '--get-all', 'core.hooksPath'], { allowFail: true }).stdout.trim() === '') return null;
-  const { stubsIn } = await import('../../hooks/install');
+  const { stubsIn } = await import('../../git/hook-stub');
   return hooksPathRemovalProblem(command.trim().slice(0, 200), repo.hooksDir(), path.join(repo.commonDir, 'hooks'), stubsIn);
 }
 
