@@ -18,13 +18,14 @@ delete process.env.NODE_EXTRA_CA_CERTS;
 delete process.env.GIT_HANDOFF_TEST_SET;
 const withCA = CA ? { NODE_EXTRA_CA_CERTS: CA } : {};
 
-// The projects this run names (`--project <name>`, repeatable; none named: all of them). The default and slow sets
-// take two forks; the real clients (each installs itself into ~/.cache once) and the hosts run one file at a time, and
-// so does a run that names no set, which may include them. A worker count is one for the whole run in vitest 3.
+// The projects this run names (`--project <name>`, repeatable; none named: all of them). The default, slow and clients
+// sets take two forks (the clients set installs every client once before its files start: test/clients/setup.ts);
+// the hosts (one gitolite) run one file at a time, and so does a run that names no set, which may include them. A
+// worker count is one for the whole run in vitest 3.
 const named = process.argv.flatMap((a, i, all) =>
   a === '--project' ? [all[i + 1]] : a.startsWith('--project=') ? [a.slice('--project='.length)] : [],
 );
-const forks = named.length > 0 && named.every((n) => n === 'default' || n === 'slow') ? 2 : 1;
+const forks = named.length > 0 && named.every((n) => n === 'default' || n === 'slow' || n === 'clients') ? 2 : 1;
 
 export default defineConfig({
   test: {
@@ -61,6 +62,7 @@ export default defineConfig({
           name: 'clients',
           include: ['test/**/*.clients.test.ts'],
           exclude: ['node_modules/**'],
+          globalSetup: forks > 1 ? ['test/clients/setup.ts'] : [],
           env: withCA,
           testTimeout: 300_000,
           hookTimeout: 900_000,

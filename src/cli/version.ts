@@ -4,6 +4,7 @@ import path from 'node:path';
 import { HandoffError } from '../errors';
 import { readJsonOr } from '../read-file';
 
+/** The version in the package.json of git-handoff nearest this bundle: beside `dist/` when installed, the source tree's when running from `src/cli/` (tests). */
 export function packageVersion(): string {
   for (const dir of [path.join(__dirname, '..'), path.join(__dirname, '..', '..')]) {
     const pkg = readJsonOr(path.join(dir, 'package.json'));

@@ -105,6 +105,7 @@ function keepKeyOrder(o: Record<string, unknown>, order: string[]): void {
   for (const [k, v] of values) o[k] = v;
 }
 
+/** A JSON file's text as install writes it: two-space indent, one final newline. */
 export const jsonText = (v: unknown) => JSON.stringify(v, null, 2) + '\n';
 
 /** git-handoff's own whole file (a hook script, a plugin module, the skill), written unless a file of that name that is not `ours` is there. */
