@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { json, ROOT, type TestRepo } from '../helpers/repo';
 import { expectScenario, preparedRepo, scenario, THEIR_REF } from './agent-scenario';
 import { chatServer, type ChatServer, type ScriptCall } from './chat-script';
-import { COPILOT_DIR, COPILOT_OFFLINE, ensureCopilot, PATH_WITH_BIN, useOffline } from './deps';
+import { COPILOT_CACHE, COPILOT_OFFLINE, ensureCopilot, PATH_WITH_BIN, useOffline } from './deps';
 
 const client = useOffline(COPILOT_OFFLINE, 'copilot-offline', ensureCopilot);
 
@@ -33,7 +33,7 @@ async function run(repo: TestRepo, script: ScriptCall[], env: Record<string, str
         PATH: PATH_WITH_BIN,
         COPILOT_OFFLINE: 'true',
         COPILOT_AUTO_UPDATE: 'false',
-        COPILOT_CACHE_HOME: path.join(COPILOT_DIR, 'copilot-cache'),
+        COPILOT_CACHE_HOME: COPILOT_CACHE,
         COPILOT_PROVIDER_BASE_URL: api.url,
         COPILOT_PROVIDER_API_KEY: 'sk-fake',
         COPILOT_MODEL: 'gpt-4.1',

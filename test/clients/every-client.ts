@@ -11,7 +11,7 @@ import type { ClientName } from '../../src/clients/names';
 import { RECORDS } from '../../src/clients/records';
 import { endProcessesWithHome } from '../helpers/procs';
 import { tempDir, type TestRepo } from '../helpers/repo';
-import { claudeBin, CODEX_OFFLINE, COPILOT_DIR, ensureClaude, ensureCodex, ensureCopilot, ensureGeminiCli, ensureMcpFs, ensureOpencode, ensureQwen, PATH_WITH_BIN } from './deps';
+import { claudeBin, CODEX_OFFLINE, COPILOT_CACHE, ensureClaude, ensureCodex, ensureCopilot, ensureGeminiCli, ensureMcpFs, ensureOpencode, ensureQwen, PATH_WITH_BIN } from './deps';
 
 const FAKE = path.join(__dirname, 'fake-model.mjs');
 
@@ -120,7 +120,7 @@ export async function runClient(client: ClientName, repo: TestRepo, script: Call
         writeFileSync(cfg, JSON.stringify({ mcpServers: { fs: { type: 'local', ...server, tools: ['*'] } } }));
         r = await execa(ensureCopilot(), ['-p', 'do the task', '--allow-all-tools', '--additional-mcp-config', `@${cfg}`], {
           ...opts,
-          env: { ...base, COPILOT_OFFLINE: 'true', COPILOT_AUTO_UPDATE: 'false', COPILOT_CACHE_HOME: path.join(COPILOT_DIR, 'copilot-cache'), COPILOT_PROVIDER_BASE_URL: `${api.url}/v1`, COPILOT_PROVIDER_API_KEY: 'sk-fake', COPILOT_MODEL: 'gpt-4.1' },
+          env: { ...base, COPILOT_OFFLINE: 'true', COPILOT_AUTO_UPDATE: 'false', COPILOT_CACHE_HOME: COPILOT_CACHE, COPILOT_PROVIDER_BASE_URL: `${api.url}/v1`, COPILOT_PROVIDER_API_KEY: 'sk-fake', COPILOT_MODEL: 'gpt-4.1' },
         });
         break;
       }

@@ -73,6 +73,8 @@ export const QWEN_VERSION = process.env.QWEN_CODE_VERSION ?? '0.24.4';
 export const COPILOT_DIR = process.env.COPILOT_OFFLINE_DIR ?? path.join(CACHE, 'copilot-offline');
 export const OPENCODE_DIR = process.env.OPENCODE_OFFLINE_DIR ?? path.join(CACHE, 'opencode-offline');
 export const QWEN_DIR = process.env.QWEN_OFFLINE_DIR ?? path.join(CACHE, 'qwen-offline');
+/** Where Copilot CLI unpacks its JavaScript on first run, shared by every run (the harness's default too). */
+export const COPILOT_CACHE = path.join(COPILOT_DIR, 'copilot-cache');
 
 /** Copilot CLI's native binary (it unpacks itself into COPILOT_CACHE_HOME on first run: one shared cache). */
 export function ensureCopilot(): string {

@@ -78,7 +78,6 @@ const options = (y: Argv<GlobalArgs>) =>
     .option('private', { type: 'boolean', describe: "with --agent: keep the wiring out of the repository's history and git status (lines in .git/info/exclude, this clone only)" })
     .option('launcher', { type: 'string', describe: 'agent hooks run this git-handoff executable (quoted, forward slashes; `git handoff` through git) instead of `git-handoff` on PATH' });
 
-/** The parsed arguments, typed from the options declared above. */
 type Args = ReturnType<typeof options> extends Argv<infer T> ? T : never;
 
 /** The repository here, if any: a plugin is installed for the user, from anywhere. */
