@@ -158,9 +158,7 @@ function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, comm
 
 function installSnippet(file: string, shown: string, commonDir: string): string {
   const text = readTextOr(file) ?? '';
-  const next = withBlock(text, SNIPPET, SNIPPET_START, SNIPPET_END);
-  if (next === text) return `${shown}: startup note already there`;
-  installWrite(commonDir, file, next);
+  if (writeOwnFile(commonDir, file, withBlock(text, SNIPPET, SNIPPET_START, SNIPPET_END), () => true) === 'same') return `${shown}: startup note already there`;
   return `${shown}: ${text.includes(SNIPPET_START) ? 'updated' : 'added'} the startup note`;
 }
 
@@ -174,30 +172,22 @@ function sharedWith(root: string, agent: Agent, leaving: readonly Agent[], key: 
 
 export function uninstallAgents(repo: Repo, agents: readonly Agent[]): string[] {
   const root = top(repo);
-  const msgs: string[] = [];
+  const msgs: Array<string | null> = [];
   const notesDone = new Set<string>();
   for (const agent of agents) {
     const w = WIRING[agent];
     const take = (settings: Record<string, any>) => strip(settings, ['hooks']) + (RECORDS[w.client].sandbox ? removeDenies(settings, sandboxDenies(root, repo.commonDir)) : 0);
     if (w.format === 'files') msgs.push(...uninstallFiles(w, root, repo.commonDir));
-    else {
-      const m = unwireFile(root, w.settings, repo.commonDir, jsonWithout(path.join(root, w.settings), take));
-      if (m) msgs.push(m);
-    }
+    else msgs.push(unwireFile(root, w.settings, repo.commonDir, jsonWithout(path.join(root, w.settings), take)));
     // the skill and the startup note stay while another client wired here still reads them (AGENTS.md, .agents/skills)
-    const skill = sharedWith(root, agent, agents, 'skills') ? null : removeSkill(root, w.skills, repo.commonDir);
-    for (const m of [skill, removeSkill(root, w.formerSkills, repo.commonDir)]) if (m) msgs.push(m);
+    msgs.push(sharedWith(root, agent, agents, 'skills') ? null : removeSkill(root, w.skills, repo.commonDir), removeSkill(root, w.formerSkills, repo.commonDir));
     if (!notesDone.has(w.notes) && !sharedWith(root, agent, agents, 'notes')) {
       notesDone.add(w.notes);
-      const without = (t: string): [string, string] | null => {
-        const next = withoutBlock(t, SNIPPET_START, SNIPPET_END);
-        return next === null ? null : [next, 'removed the startup note'];
-      };
-      const m = unwireFile(root, w.notes, repo.commonDir, without, (t) => t.includes(SNIPPET_START));
-      if (m) msgs.push(m);
+      const without = (t: string) => withoutBlock(t, SNIPPET_START, SNIPPET_END);
+      msgs.push(unwireFile(root, w.notes, repo.commonDir, (t) => (without(t) === null ? null : [without(t)!, 'removed the startup note']), (t) => t.includes(SNIPPET_START)));
     }
   }
-  return msgs;
+  return msgs.filter((m): m is string => m !== null);
 }
 
 export function doctorAgents(repo: Repo): DoctorItem[] {

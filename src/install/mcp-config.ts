@@ -76,13 +76,8 @@ export function uninstallMcpClient(c: McpClientRecord, top: string, commonDir: s
   return unwireFile(top, file, commonDir, (text) => (ours(text) ? [without(text), `the MCP server "${MCP_SERVER_NAME}" taken out`] : null), ours);
 }
 
-interface McpEntry {
-  command?: unknown;
-  args?: unknown;
-}
-
 /** The server's entry as the client's configuration has it (read back, never rebuilt), or null where it has none. */
-function entryOf(c: McpClientRecord, text: string): McpEntry | null {
+function entryOf(c: McpClientRecord, text: string): { command?: unknown; args?: unknown } | null {
   try {
     if (c.format !== 'yaml') return parse(text, [], { allowTrailingComma: true })?.[c.format.json]?.[MCP_SERVER_NAME] ?? null;
     const servers: unknown = yamlParser().parse(text)?.mcpServers;

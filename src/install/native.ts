@@ -117,6 +117,9 @@ export function writeOwnFile(commonDir: string, file: string, text: string, ours
   return 'written';
 }
 
+/** `install --agent` for a wiring of files: writes each file; what it did, one message each. */
+export const installFiles = (w: Wiring, root: string, command: string, commonDir: string): string[] => w.files!(command, root).map((f) => installFile(root, f, commonDir, w.client, command));
+
 /** Writes one file of a wiring; what it did. */
 function installFile(root: string, f: WiredFile, commonDir: string, client: string, command: string): string {
   const file = path.join(root, f.file);
@@ -131,11 +134,6 @@ function installFile(root: string, f: WiredFile, commonDir: string, client: stri
   if (current !== null && JSON.stringify(next) === JSON.stringify(current)) return `${f.file}: already wired (${client})`;
   installWrite(commonDir, file, jsonText(next));
   return `${f.file}: wired \`${command}\` for ${Object.keys(f.json!.entries).join(', ')} (${client})`;
-}
-
-/** `install --agent` for a wiring of files: each file, one message each. */
-export function installFiles(w: Wiring, root: string, command: string, commonDir: string): string[] {
-  return w.files!(command, root).map((f) => installFile(root, f, commonDir, w.client, command));
 }
 
 /** A file's text with git-handoff's part taken out ('': nothing else is left) and what that did; null: nothing of ours there. */
@@ -175,15 +173,11 @@ export const jsonWithout =
 
 /** `uninstall --agent` for a wiring of files: each file back as it was, or git-handoff's part of it taken out. */
 export function uninstallFiles(w: Wiring, root: string, commonDir: string): string[] {
-  const msgs: string[] = [];
-  for (const f of w.files!('', root)) {
+  return w.files!('', root).flatMap((f) => {
     // git-handoff's own file (a hook script, a plugin module) goes whole; a hooks file keeps the person's entries
-    const file = path.join(root, f.file);
-    const without = f.json ? jsonWithout(file, (value) => strip(value, f.json!.at)) : (t: string): Unwired => (GUARD_TEXT.test(t) ? ['', 'removed'] : null);
-    const m = unwireFile(root, f.file, commonDir, without);
-    if (m) msgs.push(m);
-  }
-  return msgs;
+    const without = f.json ? jsonWithout(path.join(root, f.file), (value) => strip(value, f.json!.at)) : (t: string): Unwired => (GUARD_TEXT.test(t) ? ['', 'removed'] : null);
+    return unwireFile(root, f.file, commonDir, without) ?? [];
+  });
 }
 
 /** What a wiring's files say of it: each file with the guard wired for every event it should have, and the command wired. */

@@ -96,23 +96,22 @@ export function installPlugin(repo: Repo | null, agent: Agent): string[] {
 function installThrough(repo: Repo | null, agent: Agent): string[] {
   const source = sourceOf(agent);
   if (pluginOf(agent).word === 'plugin') {
-    const market = source;
-    rmSync(market, { recursive: true, force: true });
-    mkdirSync(path.join(market, '.claude-plugin'), { recursive: true });
-    assemble(pluginOf(agent).folder, path.join(market, PLUGIN_NAME));
-    const plugin = JSON.parse(readFileSync(path.join(market, PLUGIN_NAME, '.claude-plugin', 'plugin.json'), 'utf8'));
+    rmSync(source, { recursive: true, force: true });
+    mkdirSync(path.join(source, '.claude-plugin'), { recursive: true });
+    assemble(pluginOf(agent).folder, path.join(source, PLUGIN_NAME));
+    const plugin = JSON.parse(readFileSync(path.join(source, PLUGIN_NAME, '.claude-plugin', 'plugin.json'), 'utf8'));
     const manifest = { name: PLUGIN_NAME, owner: plugin.author, description: `git-handoff, installed by \`git handoff install --agent ${agent} --plugin\``, plugins: [{ name: PLUGIN_NAME, source: `./${PLUGIN_NAME}`, description: plugin.description, version: plugin.version }] };
-    writeFileSync(path.join(market, '.claude-plugin', 'marketplace.json'), JSON.stringify(manifest, null, 2) + '\n');
+    writeFileSync(path.join(source, '.claude-plugin', 'marketplace.json'), JSON.stringify(manifest, null, 2) + '\n');
     let added: string;
     try {
-      added = run(agent, ['plugin', 'marketplace', 'add', market]);
+      added = run(agent, ['plugin', 'marketplace', 'add', source]);
     } catch (e) {
       // nothing left behind when Claude Code could not take it
-      rmSync(market, { recursive: true, force: true });
+      rmSync(source, { recursive: true, force: true });
       throw e;
     }
     return [
-      `${market}: the git-handoff ${plugin.version} plugin and its marketplace`,
+      `${source}: the git-handoff ${plugin.version} plugin and its marketplace`,
       `${agent} plugin marketplace add: ${added}`,
       `${agent} plugin install: ${run(agent, ['plugin', 'install', PLUGIN_ID, '--scope', 'user'])}`,
       ...twiceNote(repo, agent),
