@@ -1,12 +1,12 @@
 // The guard's side of lineage: which client process an event comes from (where /proc says), and the first sight of a
 // session (a known one costs one stat; only an unknown one, or a session start, loads the domain and starts git).
-import { readFileSync } from 'node:fs';
 import { ancestors, isKnownSession, parentOf } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
 import type { GuardClient } from '../clients/event';
 import { ALL_RECORDS, RECORDS } from '../clients/records';
 import { guardLog, headBranch, type Location } from './locate';
+import { readTextOr } from '../read-file';
 
 /**
  * The client process a hook runs for, named by its record's pidVariable: only a claim, counted when that process is an
@@ -23,13 +23,9 @@ export function clientPid(client: GuardClient | null, env: NodeJS.ProcessEnv): n
 
 function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
   for (const { pid, argv } of ancestors()) {
-    let comm: string;
-    try {
-      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    } catch {
-      return null;
-    }
-    if (test(argv, comm)) return pid;
+    const comm = readTextOr(`/proc/${pid}/comm`);
+    if (comm === null) return null;
+    if (test(argv, comm.trim())) return pid;
   }
   return null;
 }

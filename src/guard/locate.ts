@@ -20,9 +20,6 @@ export interface Location {
   commonDir: string;
 }
 
-/** The user's home when HOME does not say it (node:os loaded only then: the first look loads this module on every call). */
-export const homedir = (): string => (require('node:os') as typeof import('node:os')).homedir();
-
 /** The repository containing `start` (which need not exist yet); null for one git refuses as another user's (safe.directory). */
 export function locate(start: string): Location | null {
   const loc = walkUp(start);
