@@ -21,15 +21,6 @@ export function clientPid(client: GuardClient | null, env: NodeJS.ProcessEnv): n
   return null;
 }
 
-function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
-  for (const { pid, argv } of ancestors()) {
-    const comm = readTextOr(`/proc/${pid}/comm`);
-    if (comm === null) return null;
-    if (test(argv, comm.trim())) return pid;
-  }
-  return null;
-}
-
 /**
  * The pid of the client process this hook runs for: the one its hooks' variable names (clientPid), else the nearest
  * ancestor that is the client (ClientRecord.isProcess); null when it cannot be told.
@@ -37,7 +28,13 @@ function nearestAncestor(test: (argv: string[], comm: string) => boolean): numbe
 export function clientProcess(client: GuardClient, env: NodeJS.ProcessEnv): number | null {
   const r = RECORDS[client];
   if (r.pidVariable) return clientPid(client, env);
-  return r.isProcess ? nearestAncestor(r.isProcess) : null;
+  if (!r.isProcess) return null;
+  for (const { pid, argv } of ancestors()) {
+    const comm = readTextOr(`/proc/${pid}/comm`);
+    if (comm === null) return null;
+    if (r.isProcess(argv, comm.trim())) return pid;
+  }
+  return null;
 }
 
 /** Whether `pid` is this process's parent, grandparent, …: each step read from /proc/<p>/stat (field 4, the ppid). */

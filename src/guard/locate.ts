@@ -52,7 +52,7 @@ export function walkUp(start: string): Location | null {
 /** The branch checked out in a location, read from HEAD. */
 export const headBranch = (loc: Location): string | null => readHeadBranch(loc.gitDir);
 
-export const cacheFile = (loc: Pick<Location, 'commonDir'>) => path.join(handoffDir(loc.commonDir), 'guard-config.json');
+const cacheFile = (loc: Pick<Location, 'commonDir'>) => path.join(handoffDir(loc.commonDir), 'guard-config.json');
 
 /** The stamp of every config file git reads for this repository (mtime and size of each). */
 export const configKey = (loc: Location, env: NodeJS.ProcessEnv = process.env) => configFiles(loc, env).map(stamp).join('|');
