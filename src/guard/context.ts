@@ -8,9 +8,10 @@ import { SESSION_RE } from '../handoff/state/session';
 import type { ClientAdapter, GuardEvent } from '../clients/event';
 import { RECORDS } from '../clients/records';
 import { configFiles } from '../git/config-files';
-import { configKey, homedir, locate, readConfigCache, walkUp, writeConfigCache, type Location } from './locate';
+import { configKey, locate, readConfigCache, walkUp, writeConfigCache, type Location } from './locate';
 import type { SimpleCommand } from './shell/command';
 import { firstParse } from './allow';
+import { userHome } from '../user-dirs';
 
 /** What the first look parsed and located, handed to the full guard so that nothing is done twice (undefined: not looked for). */
 export interface Seen {
@@ -97,7 +98,7 @@ export class GuardContext {
       if (!c) {
         // only a changed configuration starts git
         const base = new Set(configFiles(loc, this.env));
-        const read = readConfigFiles(await this.repo(loc), this.env.HOME || homedir());
+        const read = readConfigFiles(await this.repo(loc), userHome(this.env));
         c = read.config;
         // included files are kept with the settings (the perimeter protects them: src/guard/perimeter.ts)
         writeConfigCache(loc, key, c, this.env, read.files.filter((f) => !base.has(f)));

@@ -2,13 +2,12 @@
 // bricks a session: bad input, an internal error or a hang allows, exits 0 and leaves a line in guard.log.
 import { read } from 'node:fs';
 import { answeredNatively, detectClient, namedClient } from '../clients/index';
-import { GuardContext } from './context';
+import { GuardContext, type Seen } from './context';
 import { judge } from './decider';
 import type { Verdict } from './claims';
 import type { ClientAdapter, Decision, GuardEvent } from '../clients/event';
 import { errorLine, failClosed, namesProtected } from './fail-closed';
 import { noteDenied, parsePayload, payloadProblems } from './first';
-import type { Seen } from './context';
 import { trace } from '../trace';
 import { MAX_PAYLOAD, payloadOf, stdinState, take, writeAnswer, type StdinState } from './io';
 import { isKnownSession } from '../handoff/state/lineage-record';

@@ -1,12 +1,12 @@
 // The guard's side of lineage: which client process an event comes from (where /proc says), and the first sight of a
 // session (a known one costs one stat; only an unknown one, or a session start, loads the domain and starts git).
-import { readFileSync } from 'node:fs';
 import { ancestors, isKnownSession, parentOf } from '../handoff/state/lineage-record';
 import { short } from '../handoff/state/session';
 import type { GuardContext } from './context';
 import type { GuardClient } from '../clients/event';
 import { ALL_RECORDS, RECORDS } from '../clients/records';
 import { guardLog, headBranch, type Location } from './locate';
+import { readTextOr } from '../read-file';
 
 /**
  * The client process a hook runs for, named by its record's pidVariable: only a claim, counted when that process is an
@@ -21,19 +21,6 @@ export function clientPid(client: GuardClient | null, env: NodeJS.ProcessEnv): n
   return null;
 }
 
-function nearestAncestor(test: (argv: string[], comm: string) => boolean): number | null {
-  for (const { pid, argv } of ancestors()) {
-    let comm: string;
-    try {
-      comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
-    } catch {
-      return null;
-    }
-    if (test(argv, comm)) return pid;
-  }
-  return null;
-}
-
 /**
  * The pid of the client process this hook runs for: the one its hooks' variable names (clientPid), else the nearest
  * ancestor that is the client (ClientRecord.isProcess); null when it cannot be told.
@@ -41,7 +28,13 @@ function nearestAncestor(test: (argv: string[], comm: string) => boolean): numbe
 export function clientProcess(client: GuardClient, env: NodeJS.ProcessEnv): number | null {
   const r = RECORDS[client];
   if (r.pidVariable) return clientPid(client, env);
-  return r.isProcess ? nearestAncestor(r.isProcess) : null;
+  if (!r.isProcess) return null;
+  for (const { pid, argv } of ancestors()) {
+    const comm = readTextOr(`/proc/${pid}/comm`);
+    if (comm === null) return null;
+    if (r.isProcess(argv, comm.trim())) return pid;
+  }
+  return null;
 }
 
 /** Whether `pid` is this process's parent, grandparent, …: each step read from /proc/<p>/stat (field 4, the ppid). */

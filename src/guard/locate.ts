@@ -20,9 +20,6 @@ export interface Location {
   commonDir: string;
 }
 
-/** The user's home when HOME does not say it (node:os loaded only then: the first look loads this module on every call). */
-export const homedir = (): string => (require('node:os') as typeof import('node:os')).homedir();
-
 /** The repository containing `start` (which need not exist yet); null for one git refuses as another user's (safe.directory). */
 export function locate(start: string): Location | null {
   const loc = walkUp(start);
@@ -55,7 +52,7 @@ export function walkUp(start: string): Location | null {
 /** The branch checked out in a location, read from HEAD. */
 export const headBranch = (loc: Location): string | null => readHeadBranch(loc.gitDir);
 
-export const cacheFile = (loc: Pick<Location, 'commonDir'>) => path.join(handoffDir(loc.commonDir), 'guard-config.json');
+const cacheFile = (loc: Pick<Location, 'commonDir'>) => path.join(handoffDir(loc.commonDir), 'guard-config.json');
 
 /** The stamp of every config file git reads for this repository (mtime and size of each). */
 export const configKey = (loc: Location, env: NodeJS.ProcessEnv = process.env) => configFiles(loc, env).map(stamp).join('|');

@@ -3,10 +3,10 @@
 // and extension folders; and the places on PATH where a file of a name the wiring and the hooks run would run in its
 // place. A session that rewrites one of them turns the guard off for every later call. A package inside the worktree
 // the session works in (or holding it) is that project's own code, left to the project's rules.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { claudePlugins, geminiExtensionDir } from '../clients/plugin-active';
-import { readJsonOr, realpathOr } from '../read-file';
+import { readJsonOr, realpathOr, statOr } from '../read-file';
 
 const NAME = 'git-handoff';
 
@@ -66,12 +66,8 @@ export const pathProgramNames = (): string[] => [...ownPackage().bins, ...RUN_BY
 
 /** A file with an execute bit, as a shell's PATH search takes one (the bits, not access(2): one stat). */
 export const runnable = (f: string): boolean => {
-  try {
-    const st = statSync(f);
-    return st.isFile() && (st.mode & 0o111) !== 0;
-  } catch {
-    return false;
-  }
+  const st = statOr(f);
+  return !!st && st.isFile() && (st.mode & 0o111) !== 0;
 };
 
 /** PATH's directories (a relative one, or an empty entry, from `cwd`). */

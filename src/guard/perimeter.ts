@@ -9,10 +9,10 @@ import { worktreesOf } from '../git/refs-read';
 import { neutral } from '../terminal-text';
 import type { GuardContext } from './context';
 import { configFiles, userConfigFiles } from '../git/config-files';
-import { homedir, includedFiles, type Location } from './locate';
+import { includedFiles, type Location } from './locate';
 import type { FileOp } from './rules/files';
 import { refStoreWriteProblem } from './rules/refs';
-import { userDirs } from '../user-dirs';
+import { userDirs, userHome } from '../user-dirs';
 import { installedDirs, pathProgramNames, pathShadows, under } from './path-programs';
 import { readTextOr, realpathOr } from '../read-file';
 
@@ -36,7 +36,7 @@ const reaches = (abs: string, dir: string) => under(abs, dir) || under(realpathO
 /** The perimeter for the repository at `loc` (null: none) and this user: git is asked nothing beyond the cached settings. */
 export async function computePerimeter(ctx: GuardContext, loc: Location | null): Promise<Perimeter> {
   const env = ctx.env;
-  const home = env.HOME || homedir();
+  const home = userHome(env);
   const config = new Set<string>();
   // the user's and the system's files whatever this process's environment says: the session's git may read them
   for (const f of userConfigFiles(env)) config.add(path.resolve(f.file));

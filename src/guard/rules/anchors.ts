@@ -1,9 +1,9 @@
 // Only the person moves the anchors (SPEC 6, "Refused to sessions"); every spelling of git-handoff's programs
 // (`git handoff`, `git-handoff`, the guard and its fronts, the bundles run by a runtime, a shell given one) is read here.
-import { realpathSync } from 'node:fs';
 import { expands } from '../shell/lex';
 import path from 'node:path';
 import { neutral } from '../../terminal-text';
+import { realpathOr } from '../../read-file';
 import { programName, SHELLS, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import { given, operands } from '../shell/options';
@@ -28,13 +28,7 @@ function programOf(word: string): string | null {
   // an expansion that names one (`"$(command -v git-handoff-guard)"`): that program
   if (expands(word)) return /git-handoff(-(guard|front)[\w-]*)?/.exec(word)?.[0] ?? null;
   let base = path.basename(word);
-  if (!base.startsWith('git-handoff') && word.includes('/') && !/[*?[]/.test(word)) {
-    try {
-      base = path.basename(realpathSync.native(word));
-    } catch {
-      return null;
-    }
-  }
+  if (!base.startsWith('git-handoff') && word.includes('/') && !/[*?[]/.test(word)) base = path.basename(realpathOr(word));
   return base.startsWith('git-handoff') ? base : null;
 }
 

@@ -69,7 +69,7 @@ function unwrapSubshell(seg: string): string {
   }
 }
 
-const same = (a: GitInvocation, b: GitInvocation) => a.sub === b.sub && a.args.length === b.args.length && a.args.every((x, i) => x === b.args[i]);
+const same = (a: GitInvocation | null, b: GitInvocation) => a !== null && a.sub === b.sub && a.args.length === b.args.length && a.args.every((x, i) => x === b.args[i]);
 
 /** A line the caller already read, as parseShell(line, cwd) gave it: not read again when a part is all of it. */
 export interface ReadLine {
@@ -85,10 +85,7 @@ export function asWritten(line: string | null | undefined, inv: GitInvocation, c
       try {
         // the first look's one-command line, already read
         const cmds = read !== undefined && seg === read.line && cwd === read.cwd ? read.cmds : parseShell(seg, cwd);
-        if (cmds.some((c) => {
-          const g = gitInvocation(c);
-          return g !== null && same(g, inv);
-        })) return unwrapSubshell(seg);
+        if (cmds.some((c) => same(gitInvocation(c), inv))) return unwrapSubshell(seg);
       } catch {
         // a part that does not parse alone: the next
       }

@@ -136,10 +136,7 @@ export function judgeFile(given: FileOp, me: string): FileVerdict {
  * be kept line for line up to it with `me`'s marker in the new text; a pure addition may bring no other marker line.
  */
 function keepsMarker(current: string, edits: ReadonlyArray<{ oldText: string; newText: string }>, me: string): boolean {
-  const firstLine = (t: string) => {
-    const nl = t.indexOf('\n');
-    return nl < 0 ? t : t.slice(0, nl);
-  };
+  const firstLine = (t: string) => t.split('\n', 1)[0];
   let text = current;
   for (const { oldText, newText } of edits) {
     if (/claude-session:/.test(oldText)) {

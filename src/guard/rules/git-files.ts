@@ -11,8 +11,7 @@ import type { WorktreeEffect } from './worktree';
 import { given } from '../shell/options';
 import { gitOptions, lastValue } from './git-options';
 import type { TargetKind, WriteTarget } from '../shell/writes';
-import type { Budget } from './reach';
-import { handoffFilesUnder } from './reach';
+import { handoffFilesUnder, type Budget } from './reach';
 import { globMatch } from '../glob';
 
 /**

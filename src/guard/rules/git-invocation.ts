@@ -3,10 +3,9 @@
 import path from 'node:path';
 import { expands } from '../shell/lex';
 import { SESSION_ID_VARS } from '../../clients/names';
-import type { SimpleCommand } from '../shell/command';
+import { substituteVars, type SimpleCommand } from '../shell/command';
 import { READING_VERBS, type GitInvocation } from '../shell/git';
 import type { WriteTarget } from '../shell/writes';
-import { substituteVars } from '../shell/command';
 import { userDirs } from '../../user-dirs';
 import { configFiles, userConfigFiles } from '../../git/config-files';
 import { appendedPathKeeps, pathShadows } from '../path-programs';

@@ -1,6 +1,5 @@
 // Programs that write the files a patch names (patch, git apply, git am, apply_patch), judged on those files: each
 // name taken with every leading directory stripped; a patch the guard cannot read may name any file of the worktree.
-import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { hereDocument, programName, type SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
@@ -9,6 +8,7 @@ import { gitOptions } from './git-options';
 import { parsePatch } from './files';
 import { PATCH_PROGRAMS } from '../../clients/records';
 import type { WriteTarget } from '../shell/writes';
+import { readTextOr, statOr } from '../../read-file';
 
 const MAX_PATCH = 4 * 1024 * 1024;
 
@@ -31,14 +31,7 @@ function patchPaths(text: string): string[] {
   return [...out].slice(0, 4096);
 }
 
-const readPatch = (file: string): string | null => {
-  try {
-    if (statSync(file).size > MAX_PATCH) return null;
-    return readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-};
+const readPatch = (file: string): string | null => ((statOr(file)?.size ?? 0) > MAX_PATCH ? null : readTextOr(file));
 
 /** Said beside each file an unreadable patch reaches: the refusal is about the patch, not about that file's name. */
 const UNREAD = `reached because the patch cannot be read before it runs — missing, over ${MAX_PATCH / 1024 / 1024} MiB or a program's output — and may change any file of the worktree`;

@@ -35,8 +35,8 @@ import { remoteNames } from '../../git/config';
 import { asWritten, type ReadLine } from './as-written';
 import { computePerimeter, namesPerimeterPart, ownRepositoryProblem, perimeterProblem, perimeterUnder, switchedWiringProblem, type Perimeter } from '../perimeter';
 import { installedDirs } from '../path-programs';
-import { userDirs } from '../../user-dirs';
-import { headBranch, homedir, type Location } from '../locate';
+import { userDirs, userHome } from '../../user-dirs';
+import { headBranch, type Location } from '../locate';
 import { holdsStub, hooksDirIn } from '../../git/hook-stub';
 import { NAMES_HOOK_FILE } from '../../clients/hook-files';
 import { anchorEnvironmentProblem, gitEnvironmentProblem, gitOptionProblem, separateGitDirProblem, sessionEnvironmentProblem } from './git-invocation';
@@ -491,7 +491,7 @@ async function hooksPathRemoval(ctx: GuardContext, loc: Location, scope: string[
 async function stubsDir(ctx: GuardContext, loc: Location | null): Promise<string | null> {
   if (!loc) return null;
   // from the configuration cache, without git: this runs on every commit of a client whose shell turns hooks off
-  const dir = hooksDirIn(loc, await ctx.config(loc), ctx.env.HOME || homedir());
+  const dir = hooksDirIn(loc, await ctx.config(loc), userHome(ctx.env));
   return plainHooksDir(dir) && holdsStub(dir) ? dir : null;
 }
 

@@ -146,8 +146,7 @@ function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
     // `git reset [<rev>] [--] <paths>`, `-p` and a bare `git reset` keep the branch where it is.
     if (given(o, 'p', '--patch') || rest.length > 1 || rest.length < o.operands.length) return [];
     const target = rest[0] !== undefined ? commitOf(repo, rest[0]) : null;
-    if (!target) return [];
-    return revList(repo, [head, `^${target}`]);
+    return target ? revList(repo, [head, `^${target}`]) : [];
   }
   // rebase [--onto X] [upstream [branch]] | --root [branch]
   const positional = gitOptions(inv).operands;
@@ -156,8 +155,7 @@ function rewrittenCommits(repo: Repo, inv: GitInvocation): string[] {
   if (!tip) return [];
   if (root) return revList(repo, [tip]);
   const upstream = commitOf(repo, positional[0] ?? '@{upstream}');
-  if (!upstream) return [];
-  return revList(repo, [tip, `^${upstream}`]);
+  return upstream ? revList(repo, [tip, `^${upstream}`]) : [];
 }
 
 /** The refusal for a rewrite of commits that carry another session's id, or null (own or a person's commits). */

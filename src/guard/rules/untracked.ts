@@ -70,8 +70,7 @@ function producedFiles(cmd: SimpleCommand, budget: Budget): string[] | null {
   if (!p || Object.keys(p.assigns).length || xargsReadsFile(cmd)) return null;
   const [prog, ...args] = p.argv;
   const dir = p.cwd ?? cmd.cwd;
-  if (!dir) return null;
-  if (prog !== 'find' && prog !== 'ls') return null;
+  if (!dir || (prog !== 'find' && prog !== 'ls')) return null;
   // only a conjunction of -name tests narrows what find lists (as for find … -delete); ls names files or directories
   const find = prog === 'find' ? findParts(args) : null;
   const names = find?.namesListed ?? [];

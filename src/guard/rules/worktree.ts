@@ -1,11 +1,12 @@
 // What a git verb does to the worktree's uncommitted state, decided without git: the one table every rule reads
 // (the shared checkout's sweeps, the files git writes, what an earlier step's index change loses, the untracked files
 // clean and stash take, the commit the worktree moves to).
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { given } from '../shell/options';
 import { gitOptions, lastValue, type GitOptions } from './git-options';
 import type { GitInvocation } from '../shell/git';
+import { statOr } from '../../read-file';
 
 /** Which uncommitted paths a command can take or destroy. */
 export type Scope = 'all' | 'tracked' | 'untracked';
@@ -34,14 +35,8 @@ export interface WorktreeEffect {
 }
 
 /** A pathspec that reaches more than the one file it names: a directory, a pattern, magic. */
-export const isBroad = (p: string, dir: string) => {
-  if (p === '.' || p === '..' || p.endsWith('/') || /[*?[]/.test(p) || p.startsWith(':')) return true;
-  try {
-    return statSync(path.resolve(dir, p)).isDirectory();
-  } catch {
-    return false;
-  }
-};
+export const isBroad = (p: string, dir: string) =>
+  p === '.' || p === '..' || p.endsWith('/') || /[*?[]/.test(p) || p.startsWith(':') || !!statOr(path.resolve(dir, p))?.isDirectory();
 
 const STASH_VERBS = new Set(['list', 'show', 'drop', 'pop', 'apply', 'branch', 'clear', 'create', 'store', 'push', 'save']);
 /** Verbs that write another commit's changes into the worktree (git refuses where they would overwrite local changes). */

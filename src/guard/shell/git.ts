@@ -62,8 +62,7 @@ export function gitRunsScripts(cmd: SimpleCommand): string[] {
     return rest.length ? [rest.join(' ')] : [];
   }
   const names = own(GIT_SCRIPT_OPTIONS, inv.sub);
-  if (!names) return [];
-  return options(a, names).all(...names);
+  return names ? options(a, names).all(...names) : [];
 }
 
 /** git verbs that only read a repository. */
