@@ -1,13 +1,13 @@
 // The refs a command reads anyway, against the last verified record: a loose ref file rewritten in place escapes the
 // stat fingerprint of the check at command start, so whatever a command reads is compared in-process with the
 // verified record; a difference runs the full check. No git process while they agree.
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { onRefsRead } from '../../git/refs-read';
 import type { Storage } from '../../git/storage';
 import { branchPrefix, HANDOFF_PREFIX, NOTES_REF } from '../store/names';
 import { isRecorded, readRecord, readSeen, shelfOf } from '../store/tx/record';
 import { looseRefValue } from '../store/tx/witness';
+import { namesIn } from '../state/paths';
 import { checkRecord, renderLosses } from './record-check';
 import { trace } from '../../trace';
 
@@ -42,13 +42,7 @@ export function readsAgree(repo: Storage, refs: Array<{ ref: string; oid: string
 export function branchFilesAgree(repo: Storage): boolean {
   const refs: Array<{ ref: string; oid: string }> = [];
   for (const dir of [...(repo.branch ? [branchPrefix(repo.branch)] : []), 'refs/notes/']) {
-    let names: string[];
-    try {
-      names = readdirSync(path.join(repo.commonDir, dir));
-    } catch {
-      continue; // none loose
-    }
-    for (const ref of names.map((n) => dir + n).filter((r) => r.startsWith(HANDOFF_PREFIX) || r === NOTES_REF)) {
+    for (const ref of namesIn(path.join(repo.commonDir, dir)).map((n) => dir + n).filter((r) => r.startsWith(HANDOFF_PREFIX) || r === NOTES_REF)) {
       const oid = looseRefValue(path.join(repo.commonDir, ref));
       // a lock, a directory or a file git would not write there: the full check looks
       if (!oid) return false;

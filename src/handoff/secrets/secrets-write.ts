@@ -9,7 +9,6 @@ import { captureState, resolveBranch, writeHandoff, type WriteOptions } from '..
 
 export type ScannedWriteResult = Awaited<ReturnType<typeof writeScanned>>;
 
-
 /** One audit line per write that let a finding through (masked, never the secret). */
 function auditAllowed(repo: Storage, source: string, ref: string, oid: string, session: string, p: Prepared): void {
   if (!p.allowed.length) return;

@@ -6,9 +6,6 @@ import { ARCHIVE_PREFIX, encodeBranch, HANDOFF_PREFIX, keyOf, REMOTES_ROOT } fro
 import { readListing, rowOf } from './store';
 import { parseTrackingRef, trackingTips } from './sync-state';
 
-/** A remote-only row: `remote` holds it at `trackingRef`; `fetch` is the command that brings it into this clone. */
-export type RemoteOnlyRow = ReturnType<typeof remoteOnlyHandoffs>[number];
-
 /**
  * Remote-only handoffs of one branch (or of all), one row per handoff, from the copy trackingTips picks. From list's
  * listing of the same scope (readListing), with the archive's names read only when a tracking copy needs them.

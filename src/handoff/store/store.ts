@@ -49,7 +49,6 @@ export interface WriteOptions extends Pick<MessageInput, 'topic' | 'to' | 'tags'
   trailers?: string[];
 }
 
-
 /** The tip of one handoff ref with its owner, from one for-each-ref (or from the listing this process keeps). */
 export function readTip(repo: Storage, ref: string): (Tip & { trailers: Trailers }) | null {
   const rec = repo.listRefs([ref]).find((r) => r.ref === ref);

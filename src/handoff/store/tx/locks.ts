@@ -6,7 +6,6 @@ import { lockFileNamed } from '../../../git/messages';
 import { worktreesOf } from '../../../git/refs-read';
 import type { Storage } from '../../../git/storage';
 import { readTextOr, statOr } from '../../../read-file';
-
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, retrying } from '../../../retry';
 import { parentOf } from '../../state/lineage-record';
 
@@ -25,7 +24,6 @@ interface LockState {
 const STALE_AFTER_MS = 2_000;
 
 const within = (p: string, dir: string | null) => !!dir && (p === dir || p.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep));
-
 
 /** This process and its ancestors, from /proc: `git handoff` runs under a git process that waits for it and holds no lock. */
 function selfAndAncestors(): Set<number> {

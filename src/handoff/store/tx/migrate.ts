@@ -1,6 +1,6 @@
 // The migrations between the storage formats (SPEC 2, "Format version"): a format-2 archive entry beside each unsent
 // format-1 one (which stays), and the tracking copies of format 2 moved to their own namespace (format 3).
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type RefOp, type RefRecord, type Storage } from '../../../git/storage';
@@ -10,6 +10,7 @@ import { ancestryOf } from '../sync-state';
 import { commitVersion, moveRefs } from './index';
 import { AGAIN, CONTENDED, retrying } from '../../../retry';
 import { FORMAT_KEY, MIGRATED_FROM } from '../format';
+import { namesIn } from '../../state/paths';
 
 const handoffKey = (archiveKey: string) => archiveKey.split('/').slice(0, 2).join('/');
 
@@ -64,13 +65,7 @@ const inLegacyFamily = (rest: string) => LEGACY_FAMILIES.some((f) => rest.starts
 /** Whether this clone may hold format-2 tracking copies, without starting git (a few stats, packed-refs around refs/remotes/). */
 function legacyTrackingPresent(commonDir: string): boolean {
   const dir = path.join(commonDir, 'refs', 'remotes');
-  let remotes: string[] = [];
-  try {
-    remotes = readdirSync(dir);
-  } catch {
-    // no loose remote-tracking refs at all
-  }
-  if (remotes.some((r) => LEGACY_FAMILIES.some((f) => existsSync(path.join(dir, r, f))))) return true;
+  if (namesIn(dir).some((r) => LEGACY_FAMILIES.some((f) => existsSync(path.join(dir, r, f))))) return true;
   // a remote's name may hold a slash: a family anywhere in the name will do for this first look
   return [...packedRefs(commonDir, 'refs/remotes/').keys()].some((ref) => LEGACY_FAMILIES.some((f) => ref.includes(`/${f}`)));
 }

@@ -113,7 +113,6 @@ export function parseRecord(text: string, commit: string, hexLength: number): Re
 
 const objectsOf = (repo: Storage, specs: string[]) => readObjectsLooseFirst(repo, specs, RECORD_MAX);
 
-
 /** The record at `spec` (ref or commit), strictly read; a missing, foreign or garbled one has `problem`. `only`: the shelves read. */
 export function readRecord(repo: Storage, spec: string, only?: Set<string>): RecordState {
   try {
@@ -334,7 +333,6 @@ export function recordOp(repo: Storage, moves: RefUpdate[], replaces = false): {
     return null;
   }
 }
-
 
 // The verified cache: when nothing under the refs changed since the last full check, no git process runs.
 

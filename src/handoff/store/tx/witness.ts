@@ -1,13 +1,14 @@
 // The record's witness outside `.git` (SPEC 9): every record commit is also written into a bare repository under the
 // user's state directory, <project> (its root commits) / refs/witness/<place> (the clone's path), each 16 hex of sha256.
 // No remote URL in the identity: a renamed or mirrored remote would split one working copy's witness.
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from '../../../lazy-crypto';
 import { inflateLoose, looseFile, rawLength, readObjectsLooseFirst, treeEntries } from '../../../git/loose-read';
 import { packedRefs } from '../../../git/refs-read';
 import { parseCommit, type BatchObject, type Storage } from '../../../git/storage';
 import { localRecord, readCache, writeState } from '../../state/state-file';
+import { namesIn } from '../../state/paths';
 import { userStateDir } from '../../../user-dirs';
 import { readTextOr } from '../../../read-file';
 
@@ -81,15 +82,6 @@ export function orphanOf(w: Witness): Witness | null {
     return where === null || existsSync(where) ? [] : [{ dir: w.dir, ref: `refs/witness/${p}`, where }];
   });
   return gone.length === 1 && witnessTip(gone[0]) ? gone[0] : null;
-}
-
-/** A directory's entries (none when it cannot be read). */
-function namesIn(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 /** A predecessor's record taken in by a new clone: its ref and place leave the witness. */
