@@ -42,3 +42,9 @@ export function wrapWords(text: string, width = 100): string {
   }
   return [...lines, line].join('\n');
 }
+
+/** Text as one single-quoted POSIX shell word, whatever it holds. */
+export const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
+
+/** One word as the shell reads it back: as it is when it holds only plain characters, else single-quoted. */
+export const shellWord = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : shellQuote(a));

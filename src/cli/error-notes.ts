@@ -4,7 +4,7 @@
 // its --branch, or a topic of this branch one typo away); a command refused for another session's sake (exit 3) is
 // kept in the refusals record (src/handoff/state/refusals.ts) beside the guard's and the hooks', for `status` and `web`.
 import { quote } from 'shell-quote';
-import { shellWord } from '../clients/event';
+import { shellWord } from '../terminal-text';
 import { HandoffError, toHandoffError } from '../errors';
 import { openRepo } from '../git/repo';
 import { noteRefusal } from '../handoff/state/refusals';

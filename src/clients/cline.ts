@@ -1,5 +1,6 @@
 // Cline: hook scripts named after its events (docs/clients.md, Cline).
-import { editOn, obj, shellWord, str, type EventKind } from './event';
+import { editOn, obj, str, type EventKind } from './event';
+import { shellWord } from '../terminal-text';
 import { onPath, strings, type ToClaude } from './common';
 import { clientRecord, PROBE_SESSION, type ClientRecord } from './record';
 

@@ -1,6 +1,7 @@
 // Claude Code's payload and answer, which most clients speak under names of their own: one reader, one adapter.
 import { exitAnswer } from './answer';
-import { commonToolAction, obj, own, shellQuote, str, type Decision, type EventKind, type GuardClient, type GuardEvent, type ToolAction } from './event';
+import { commonToolAction, obj, own, str, type Decision, type EventKind, type GuardClient, type GuardEvent, type ToolAction } from './event';
+import { shellQuote } from '../terminal-text';
 
 /** Claude Code's event names (Codex, Qwen Code, droid, Augment and the OpenCode plugin's payloads use them too). */
 export const KINDS: Record<string, EventKind> = {

@@ -1,6 +1,7 @@
 // The one event type every client payload is parsed into, and the one decision type rendered back (SPEC 6).
 
 import type { ClientName } from './names';
+import { shellQuote, shellWord } from '../terminal-text';
 
 export type GuardClient = ClientName;
 
@@ -63,12 +64,6 @@ export const str = (v: unknown): string | null => (typeof v === 'string' ? v : n
 /** A table lookup by a payload's string: only the table's own entries (never `constructor`, `__proto__`, …). */
 export const own = <T>(table: Record<string, T>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
 export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-
-/** Text as one single-quoted POSIX shell word, whatever it holds. */
-export const shellQuote = (a: string) => `'${a.replace(/'/g, `'\\''`)}'`;
-
-/** One argv element as a POSIX shell word (an argv-style command is read back by the shell tokenizer). */
-export const shellWord = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : shellQuote(a));
 
 const SHELL_TOOLS = new Set(['Bash', 'PowerShell', 'shell', 'exec_command', 'run_shell_command']);
 /** One replacement, its texts read as strings (anything else: empty). */

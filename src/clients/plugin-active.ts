@@ -1,7 +1,7 @@
 // Never twice: with the plugin (extension) enabled here, its folder and launcher present, a project's hook defers to it.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { shellQuote } from './event';
+import { shellQuote } from '../terminal-text';
 import { projectDir, projectFiles, userDir } from './places';
 import { readJsonOr } from '../read-file';
 

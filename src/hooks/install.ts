@@ -6,7 +6,7 @@ import { HandoffError } from '../errors';
 import { readJsonOr, realpathOr } from '../read-file';
 import type { Repo } from '../git/repo';
 import type { DoctorItem } from '../wiring';
-import { shellQuote } from '../clients/event';
+import { shellQuote } from '../terminal-text';
 import { handoffDir } from '../handoff/state/paths';
 import { withStubLines } from './stub-lines';
 import { CHAINED_SUFFIX, HOOK_NAMES, holdsStub, isStub, stubsIn } from '../git/hook-stub';

@@ -6,7 +6,7 @@ import { LEASE_PREFIX } from '../handoff/store/names';
 import type { HookContext } from './handler';
 import { capped, droppedWork, shortOid, type Refusal } from './refusal';
 import { short as shortSession } from '../handoff/state/session';
-import { shellWord as shq } from '../clients/event';
+import { shellWord as shq } from '../terminal-text';
 import { checkReceive } from '../handoff/store/ref-updates';
 import { foreignCommits, onlyInArgs } from '../handoff/store/ownership';
 import { handoffRefusal } from './transaction';

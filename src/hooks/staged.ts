@@ -11,7 +11,7 @@ import { relativeTime } from '../handoff/store/time';
 import type { HookContext } from './handler';
 import { cappedList, refusedResetFile, shortOid, type Refusal } from './refusal';
 import { short as shortSession } from '../handoff/state/session';
-import { shellWord as shq } from '../clients/event';
+import { shellWord as shq } from '../terminal-text';
 
 /** The paths the index holds changed against HEAD, as git names them. */
 const stagedPaths = (c: HookContext): string[] => (c.repo.diffPaths({ cached: true }) ?? []).map((d) => d.path);

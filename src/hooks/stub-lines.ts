@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { SESSION_ID_VARS } from '../clients/names';
 import { TRAILER } from '../handoff/store/document';
-import { shellQuote } from '../clients/event';
+import { shellQuote } from '../terminal-text';
 import { SESSION_RE } from '../handoff/state/session';
 import { claimsMarker } from '../handoff/state/claims-marker';
 import { CHECKED_REFS } from './transaction';

@@ -3,6 +3,7 @@
 // make (list --all's kept listing, the claims tables, the leases and ledger, the loss record's check).
 import { readConfig } from '../git/config';
 import { trace } from '../trace';
+import { shellQuote } from '../terminal-text';
 import type { RefRecord } from '../git/storage';
 import { trailerBlockLines } from '../git/trailers';
 import type { Repo } from '../git/repo';
@@ -197,7 +198,7 @@ function takeovers(repo: Repo, read: RefRecord[], side: RefRecord[], now: number
       session: t.session,
       ref: t.branch && t.topic ? handoffRef(t.branch, t.topic) : undefined,
       message: `${t.topic ?? 'a handoff'}${t.branch ? ` on ${t.branch}` : ''} taken over by ${t.session ?? 'unknown'} from ${t.takeoverFrom}${t.reason ? `: ${t.reason}` : ''}`,
-      command: t.topic ? `git handoff log ${t.topic}${t.branch ? ` --branch '${t.branch.replace(/'/g, `'\\''`)}'` : ''}` : undefined,
+      command: t.topic ? `git handoff log ${t.topic}${t.branch ? ` --branch ${shellQuote(t.branch)}` : ''}` : undefined,
     });
   };
   if (recent.length > RECENT_WALK_MAX) for (const r of recent) add(r.oid, r.time, r.block);

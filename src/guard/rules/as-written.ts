@@ -1,6 +1,6 @@
 // A refused command is quoted as the tool call wrote it: the segment of the line it came from, read back with the same
 // tokenizer; else its words, each a shell word.
-import { shellWord } from '../../clients/event';
+import { shellWord } from '../../terminal-text';
 import type { SimpleCommand } from '../shell/command';
 import { gitInvocation, type GitInvocation } from '../shell/git';
 import { parseShell } from '../shell/parse';

@@ -7,7 +7,7 @@ import { worktreeActivity } from '../../handoff/state/ledger';
 import { READER_ENV } from '../../git/run';
 import { short } from '../../handoff/state/session';
 import type { GuardContext } from '../context';
-import { shellWord } from '../../clients/event';
+import { shellWord } from '../../terminal-text';
 import { globMatch, isGlob } from '../glob';
 import { asWritten } from './as-written';
 import type { GitInvocation } from '../shell/git';

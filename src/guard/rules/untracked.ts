@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { expands } from '../shell/lex';
 import type { GuardContext } from '../context';
-import { shellQuote, shellWord } from '../../clients/event';
+import { shellQuote, shellWord } from '../../terminal-text';
 import type { SimpleCommand } from '../shell/command';
 import type { GitInvocation } from '../shell/git';
 import type { WorktreeEffect } from './worktree';

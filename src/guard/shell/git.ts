@@ -1,7 +1,8 @@
 // A git command line as git reads it: its global options (-C, --git-dir, -c and the GIT_CONFIG_* variables), its
 // subcommand, an alias defined on the line, and the command lines its options make git run (rebase -x, bisect run, …).
 import path from 'node:path';
-import { own, shellQuote } from '../../clients/event';
+import { own } from '../../clients/event';
+import { shellQuote } from '../../terminal-text';
 import { splitWords } from './lex';
 import { options } from './options';
 import { programName, type SimpleCommand } from './command';

@@ -3,7 +3,7 @@
 import { hereDocument, programName, type Redirect } from './command';
 import { inputFile } from './nested';
 import { firstOperand, getopt, shortOptions } from './options';
-import { shellQuote } from '../../clients/event';
+import { shellQuote } from '../../terminal-text';
 
 // vim's ex commands: `!<line>`, `r !<line>`, `w !<line>` run a line; `w <file>` (and saveas, wq, x, update) writes one
 const EX_RUN = /^[:\s]*[\d,.$%'<>a-z]*?\s*(?:r(?:ead)?\s*|w(?:rite)?\s*)?!(.*)$/s;

@@ -22,7 +22,8 @@ import { overlapping } from './overlap';
 import {
   CLAIMS_PREFIX, claimsRef, commitTable, EMPTY, mergeTables, readTable, trackingClaimsPrefix, trackingClaimsRef, type ChangeMessage, type ClaimConflict, type Lost, type Table,
 } from './table';
-import { claimLive, claimNotes, expiresOf, renewDue, shellWord, when, type Claim, type ClaimView } from '../state/claims-marker';
+import { claimLive, claimNotes, expiresOf, renewDue, when, type Claim, type ClaimView } from '../state/claims-marker';
+import { shellWord } from '../../terminal-text';
 
 export type { ClaimView } from '../state/claims-marker';
 

@@ -1,6 +1,7 @@
 // What a session is told of claims (SPEC 10): a write to a path another live session claims, and the session start view.
 import { existsSync } from 'node:fs';
-import { claimLive, claimNotes, claimsMarker, readMarker, shellWord, when, type ClaimView } from '../state/claims-marker';
+import { claimLive, claimNotes, claimsMarker, readMarker, when, type ClaimView } from '../state/claims-marker';
+import { shellWord } from '../../terminal-text';
 import { pathClaimed } from './overlap';
 
 /** A path another live session claims, and that claim. */

@@ -3,6 +3,7 @@
 // A claim's shape and liveness are here, below the store, which asks them for a takeover.
 import { localRecord, removeFile } from './state-file';
 import { processGone } from './session-process';
+import { shellWord } from '../../terminal-text';
 
 export interface Claim {
   /** unique: `<session>@<unix seconds>.<random>` */
@@ -88,8 +89,6 @@ export const when = (s: number) => new Date(s * 1000).toISOString().replace(/\.0
 /** How every message about a claim ends: its note and the handoff it is for. */
 export const claimNotes = (c: { note: string | null; topic: string | null }) => `${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''}`;
 
-/** A word as the shell reads it back: quoted when it holds anything but plain characters. */
-export const shellWord = (w: string) => (/^[A-Za-z0-9_./@%+=:,-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
 const MARKER = localRecord('claims.json');
 export const claimsMarker = (commonDir: string) => MARKER.at(commonDir);

@@ -11,7 +11,7 @@ import { ARCHIVE_PREFIX, DROPPED_PREFIX, HANDOFF_PREFIX, archiveRef, assertTopic
 import { missingRefs } from './address';
 import { ownedError, type Tip } from './ownership';
 import type { SessionRef } from '../state/session';
-import { shellWord } from '../state/claims-marker';
+import { shellWord } from '../../terminal-text';
 import { computeSyncStates, parseTrackingRef, TRACKING_PATTERN, trackingPatternOf, type SyncState } from './sync-state';
 import { commitVersion, moveRef, moveRefs } from './tx';
 import { LOST, LOST_RACE, untilWon, type BackoffPolicy } from '../../retry';

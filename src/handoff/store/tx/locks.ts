@@ -7,6 +7,7 @@ import { worktreesOf } from '../../../git/refs-read';
 import type { Storage } from '../../../git/storage';
 import { readTextOr, statOr } from '../../../read-file';
 import { AGAIN, LOCK_HELD, LOCK_WAIT_MS, retrying } from '../../../retry';
+import { shellQuote } from '../../../terminal-text';
 import { parentOf } from '../../state/lineage-record';
 
 /** Where a lock's repository is (a repository on this machine that is not this one too). */
@@ -113,7 +114,7 @@ export function lockError(ref: string, s: LockState, waitedMs: number): HandoffE
   const who = s.holder ? `git process ${s.holder.pid} (${s.holder.command}) is working in this repository and may hold it` : s.holder === null ? 'it was just taken' : 'another process may hold it';
   const message = isStale(s)
     ? `${ref} cannot be updated: its lock file ${s.lockFile} is ${age} and ${s.holder === null ? 'no git process is running in this repository' : 'nothing says a process still holds it'}:\n` +
-      `a crashed git process left it behind; nothing was written. Check that no git command is running here, then remove it:\n  rm '${s.lockFile.replace(/'/g, `'\\''`)}'\n` +
+      `a crashed git process left it behind; nothing was written. Check that no git command is running here, then remove it:\n  rm ${shellQuote(s.lockFile)}\n` +
       `(git-handoff never deletes a lock itself)`
     : `${ref} stayed locked for ${describeAge(waitedMs)} of waiting: ${s.lockFile} (${age}); ${who}. Nothing was written; try again when it is done.`;
   return new HandoffError('concurrent', 'ref-locked', message, data);
