@@ -89,7 +89,6 @@ export const when = (s: number) => new Date(s * 1000).toISOString().replace(/\.0
 /** How every message about a claim ends: its note and the handoff it is for. */
 export const claimNotes = (c: { note: string | null; topic: string | null }) => `${c.note ? `; why: ${JSON.stringify(c.note)}` : ''}${c.topic ? `; handoff: ${c.topic}` : ''}`;
 
-
 const MARKER = localRecord('claims.json');
 export const claimsMarker = (commonDir: string) => MARKER.at(commonDir);
 
