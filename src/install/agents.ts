@@ -158,7 +158,9 @@ function installSettings(repo: Repo, root: string, agent: Agent, w: Wiring, comm
 
 function installSnippet(file: string, shown: string, commonDir: string): string {
   const text = readTextOr(file) ?? '';
-  if (writeOwnFile(commonDir, file, withBlock(text, SNIPPET, SNIPPET_START, SNIPPET_END), () => true) === 'same') return `${shown}: startup note already there`;
+  const next = withBlock(text, SNIPPET, SNIPPET_START, SNIPPET_END);
+  if (next === text) return `${shown}: startup note already there`;
+  installWrite(commonDir, file, next);
   return `${shown}: ${text.includes(SNIPPET_START) ? 'updated' : 'added'} the startup note`;
 }
 
@@ -183,8 +185,11 @@ export function uninstallAgents(repo: Repo, agents: readonly Agent[]): string[] 
     msgs.push(sharedWith(root, agent, agents, 'skills') ? null : removeSkill(root, w.skills, repo.commonDir), removeSkill(root, w.formerSkills, repo.commonDir));
     if (!notesDone.has(w.notes) && !sharedWith(root, agent, agents, 'notes')) {
       notesDone.add(w.notes);
-      const without = (t: string) => withoutBlock(t, SNIPPET_START, SNIPPET_END);
-      msgs.push(unwireFile(root, w.notes, repo.commonDir, (t) => (without(t) === null ? null : [without(t)!, 'removed the startup note']), (t) => t.includes(SNIPPET_START)));
+      const without = (t: string): [string, string] | null => {
+        const next = withoutBlock(t, SNIPPET_START, SNIPPET_END);
+        return next === null ? null : [next, 'removed the startup note'];
+      };
+      msgs.push(unwireFile(root, w.notes, repo.commonDir, without, (t) => t.includes(SNIPPET_START)));
     }
   }
   return msgs.filter((m): m is string => m !== null);
